@@ -1,0 +1,137 @@
+"""Environments: deterministic task generators, single- or multi-turn.
+
+An environment turns `(env id, seed)` into a `Task` with no hidden state: the same label gives
+the same task on any machine, in any process. Multi-turn environments also open an `Episode`
+(reset/step, as in Gymnasium) in which the model acts, observes and revises before its final
+answer is verified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from .task import Label, Task
+from .verifier import Verdict, VerifierIdentity, grade
+
+if TYPE_CHECKING:
+    from .verifier import Verifier, VerifyContext
+
+
+def rng_for(env_id: str, index: int) -> random.Random:
+    """A random.Random seeded from (env id, seed) alone: no hash randomisation, no global state."""
+    digest = hashlib.sha256(f"{env_id}\x00{index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def np_rng_for(env_id: str, index: int) -> np.random.Generator:
+    digest = hashlib.sha256(f"{env_id}\x00{index}".encode()).digest()
+    return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
+
+
+@dataclass
+class Step:
+    """What one action in an episode gives back."""
+
+    observation: str
+    done: bool
+    verdict: Verdict | None = None  # set on the final step
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class Episode:
+    """A multi-turn interaction over one task. Subclasses implement `step`.
+
+    The default episode is single-turn: the first action is the final answer.
+    """
+
+    def __init__(self, task: Task, verifier: "Verifier", ctx: "VerifyContext", max_turns: int = 1):
+        self.task = task
+        self.verifier = verifier
+        self.ctx = ctx
+        self.max_turns = max_turns
+        self.turn = 0
+        self.identity: VerifierIdentity | None = None  # set by the catalog
+
+    def grade(self, response: str) -> Verdict:
+        """The final verdict on a response, with the verifier's identity attached."""
+        return grade(self.verifier, self.identity, self.task, response, self.ctx)
+
+    def reset(self) -> str:
+        self.turn = 0
+        return self.task.prompt_text()
+
+    def step(self, action: str) -> Step:
+        self.turn += 1
+        return Step(observation="", done=True, verdict=self.grade(action))
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "Episode":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Environment:
+    """Base class for registered environments.
+
+    Subclasses implement `generate(rng, index) -> Task` (or override `make_task`). A task's
+    label is filled in here, so generators cannot get it wrong.
+    """
+
+    max_turns: int = 1
+    # Number of distinct tasks; None means "any non-negative seed" (generated environments).
+    num_tasks: int | None = None
+
+    def __init__(self, env_id: str) -> None:
+        self.id = env_id
+
+    def make_task(self, index: int) -> Task:
+        task = self.generate(rng_for(self.id, index), index)
+        task.label = self.label(index)
+        return task
+
+    def label(self, index: int) -> Label:
+        return Label(env=self.id, seed=index)
+
+    def generate(self, rng: random.Random, index: int) -> Task:  # pragma: no cover
+        raise NotImplementedError
+
+    def episode(self, task: Task, verifier: "Verifier", ctx: "VerifyContext") -> Episode:
+        return Episode(task, verifier, ctx, max_turns=self.max_turns)
+
+    def wrong_responses(self, task: Task) -> list[str]:
+        """Plausible but wrong answers, for the verifier checks. Override with domain knowledge."""
+        return []
+
+    def secrets(self, task: Task) -> list[str]:
+        """Strings the prompt must never contain (checked by `rlhub check`).
+
+        By default: the hidden answer, and the reference and any long hidden text. Override
+        where the answer legitimately appears in the prompt (a document QA lookup question).
+        """
+        found = [str(task.hidden["answer"])] if "answer" in task.hidden else []
+        found += [v for v in task.hidden.values() if isinstance(v, str) and len(v) >= 16]
+        if len(task.reference.strip()) >= 16:
+            found.append(task.reference.strip())
+        return found
+
+
+class FunctionEnvironment(Environment):
+    """An environment made from a plain function `fn(rng, index) -> Task` (the light path)."""
+
+    def __init__(self, env_id: str, fn: Callable[[random.Random, int], Task], **attrs: Any) -> None:
+        super().__init__(env_id)
+        self._fn = fn
+        for key, value in attrs.items():
+            setattr(self, key, value)
+
+    def generate(self, rng: random.Random, index: int) -> Task:
+        return self._fn(rng, index)

@@ -1,0 +1,33 @@
+"""Errors a user can cause (bad files, ids, labels) versus errors of the code itself.
+
+The CLI prints a `UserError` as one line and exits with `EXIT_USAGE`; anything else is a bug
+and keeps its traceback.
+"""
+
+EXIT_OK = 0
+EXIT_FAILED = 1  # the command ran and its answer is "no" (verdict not passed, a check failed)
+EXIT_USAGE = 2  # bad input: file, id, label, option
+EXIT_NO_VERDICT = 3  # the verifier itself crashed or timed out
+
+
+class UserError(Exception):
+    """Bad input from the user: printed as one clear message, never as a traceback."""
+
+
+class RegistryError(UserError):
+    """registry.yaml is malformed or refers to something that does not exist."""
+
+
+class UnknownEnvironment(UserError):
+    pass
+
+
+class UnknownVerifier(UserError):
+    pass
+
+
+class VerifierError(Exception):
+    """A verifier could not reach a verdict (its own crash or timeout, a dead sandbox).
+
+    Distinct from a low reward: the model is not to be charged for it.
+    """

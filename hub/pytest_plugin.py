@@ -1,0 +1,92 @@
+"""pytest plugin (entry point `pytest11`): `pytest registry.yaml` runs the verifier checks.
+
+Any YAML file named `registry*.yaml` given to pytest (or named by `--rlhub-registry`) is
+collected as one test per (environment, check, task index). Plugin authors point pytest at
+their own registry fragment and get every check for free.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .checks import CHECKS, CheckFailed, digests_in_other_process, label_for
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rlhub", "rlhub verifier checks")
+    group.addoption("--rlhub-registry", metavar="PATH", help="collect checks from this registry file")
+    group.addoption("--rlhub-select", metavar="GLOB", help="only environments matching GLOB")
+    group.addoption("--rlhub-seeds", type=int, default=2, metavar="N", help="task indices checked per environment")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    explicit = parent.config.getoption("rlhub_registry")
+    is_explicit = explicit is not None and Path(explicit).resolve() == file_path.resolve()
+    if is_explicit or (file_path.suffix in (".yaml", ".yml") and file_path.name.startswith("registry")):
+        return RegistryFile.from_parent(parent, path=file_path)
+    return None
+
+
+class RegistryFile(pytest.File):
+    def collect(self):
+        from .catalog import Catalog
+        from .errors import UserError
+
+        try:
+            self.catalog = Catalog.load(self.path)
+            envs = self.catalog.select(self.config.getoption("rlhub_select"))
+        except UserError as exc:
+            raise self.CollectError(str(exc)) from None
+        seeds = self.config.getoption("rlhub_seeds")
+        self._other_process: dict[str, str] | None = None
+        for renv in envs:
+            n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
+            for name in CHECKS:
+                for index in range(n):
+                    yield CheckItem.from_parent(self, name=f"{renv.id}::{name}[{index}]",
+                                                renv=renv, check=name, index=index)
+
+    def other_process_digests(self) -> dict[str, str]:
+        """All of this file's labels generated once in a second interpreter, on first need."""
+        if self._other_process is None:
+            labels = sorted({i.label for i in self.session.items if isinstance(i, CheckItem) and i.parent is self})
+            self._other_process = digests_in_other_process(str(self.path), labels)
+        return self._other_process
+
+    class CollectError(Exception):
+        pass
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, self.CollectError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class CheckItem(pytest.Item):
+    def __init__(self, *, renv, check: str, index: int, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.renv, self.check, self.index = renv, check, index
+        self.label = label_for(renv, index).to_json()
+        self.add_marker(getattr(pytest.mark, f"rlhub_{check}"))
+
+    def runtest(self) -> None:
+        cat = self.parent.catalog
+        if self.check == "generation_deterministic":
+            CHECKS[self.check](cat, self.renv, self.index, other_process=self.parent.other_process_digests())
+        else:
+            CHECKS[self.check](cat, self.renv, self.index)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailed):
+            return f"{self.check} failed: {excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.renv.id} {self.check} {self.label}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name in CHECKS:
+        config.addinivalue_line("markers", f"rlhub_{name}: rlhub verifier check '{name}'")

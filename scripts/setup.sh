@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs everything rlhub needs on a fresh Debian/Ubuntu machine with Python >= 3.10:
+# bubblewrap (the sandbox), the libraries CadQuery's import needs, the core and every plugin.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+if ! command -v bwrap >/dev/null || ! ldconfig -p | grep -q libGL.so.1; then
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq bubblewrap libgl1 libglu1-mesa libxrender1 libxext6 libx11-6 >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+pkgs=(-e ".[test]")
+for p in plugins/verifiers/*/ plugins/envs/*/; do
+  [ -f "$p/pyproject.toml" ] && pkgs+=(-e "$p")
+done
+"$PY" -m pip install -q --disable-pip-version-check "${pkgs[@]}"
