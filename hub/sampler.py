@@ -1,9 +1,11 @@
 """The mixture sampler: labels drawn by the registry's weights, deterministic and resumable.
 
 p(env) ~ weight ** (1 / temperature), then per-domain caps are applied by water-filling (a
-capped domain is pinned at its cap and the excess goes to the others in proportion). Draws use
-numpy's PCG64, whose whole state is a small JSON-able dict: save `state()` with a checkpoint
-and `MixtureSampler.from_state` continues the exact same stream.
+capped domain is pinned at its cap and the excess goes to the others in proportion).
+
+Draws are counter-based: the i-th label is a pure function of (seed, i), computed with a
+vectorised splitmix64 hash. So the stream does not depend on how it is cut into batches, and
+the whole state to save with a checkpoint is `{"seed", "drawn"}`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,23 @@ import numpy as np
 from .errors import UserError
 
 _UNBOUNDED = 2**31 - 1  # seeds for generated environments are drawn from [0, 2**31 - 1)
+_M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser over a uint64 array (wrapping arithmetic is intended)."""
+    with np.errstate(over="ignore"):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def _uniform(seed: int, start: int, n: int, stream: int) -> np.ndarray:
+    """n floats in [0, 1) for positions start..start+n of one stream of one seed."""
+    pos = np.arange(start, start + n, dtype=np.uint64)
+    key = _splitmix64(np.array([seed * 2 + stream], dtype=np.uint64) & _M64)
+    return (_splitmix64(pos ^ key) >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
 def mixture(weights: dict[str, float], domains: dict[str, str], temperature: float = 1.0,
@@ -66,27 +85,28 @@ class MixtureSampler:
         keys = ["row" if e.env.label(0).row is not None else "seed" for e in envs]
         # Label JSON prefixes, built once: ids are validated (no characters that need escaping).
         self._prefix = [f'{{"env": "{i}", "{k}": ' for i, k in zip(self.ids, keys)]
+        self._cum = np.cumsum(self.probs)
+        self._cum[-1] = 1.0  # guard against rounding: every u < 1 lands somewhere
+        if seed < 0:
+            raise UserError(f"seed must be non-negative, got {seed}")
         self.seed = seed
         self.drawn = 0
-        self._rng = np.random.Generator(np.random.PCG64(seed))
 
     def sample(self, n: int) -> list[str]:
         """The next n labels, as JSON strings."""
-        which = self._rng.choice(len(self.ids), size=n, p=self.probs)
-        index = self._rng.integers(0, self.highs[which])
+        which = np.searchsorted(self._cum, _uniform(self.seed, self.drawn, n, 0), side="right")
+        index = (_uniform(self.seed, self.drawn, n, 1) * self.highs[which]).astype(np.int64)
         self.drawn += n
         prefix = self._prefix
         return [f"{prefix[w]}{i}}}" for w, i in zip(which.tolist(), index.tolist())]
 
     def state(self) -> dict[str, Any]:
-        return {"seed": self.seed, "drawn": self.drawn, "ids": self.ids,
-                "bit_generator": self._rng.bit_generator.state}
+        return {"seed": self.seed, "drawn": self.drawn, "ids": self.ids}
 
     def restore(self, state: dict[str, Any]) -> "MixtureSampler":
         if state.get("ids") != self.ids:
             raise UserError("sampler state was saved for a different set of environments; cannot resume")
-        self.seed, self.drawn = state["seed"], state["drawn"]
-        self._rng.bit_generator.state = state["bit_generator"]
+        self.seed, self.drawn = int(state["seed"]), int(state["drawn"])
         return self
 
     def dumps_state(self) -> str:
