@@ -1,0 +1,100 @@
+"""Core benchmark: registry load with 1,000 environments, sampling throughput, CLI start-up.
+
+    python benchmarks/bench_core.py [--repeat 7]
+
+Prints medians over repeats, with baselines measured in the same run (the machines are shared
+and noisy: compare ratios, not absolute numbers across runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+from hub import Environment, Task, hookimpl
+from hub.catalog import Catalog
+from hub.plugins import collect
+from hub.registry import load as load_registry
+from hub.sampler import MixtureSampler
+from hub.sampling import prompts
+
+
+class Synthetic(Environment):
+    def generate(self, rng, index):
+        a = rng.randint(0, 10**6)
+        return Task(prompt=f"echo {a}", hidden={"answer": str(a)}, reference=str(a))
+
+
+def thousand_env_plugin(n: int = 1000) -> types.ModuleType:
+    module = types.ModuleType("bench_thousand")
+
+    @hookimpl
+    def rlhub_register_envs(register):
+        for i in range(n):
+            register(f"bench{i % 10}/task{i}-v1", Synthetic, verifier="exact_match", tags=("bench",))
+
+    module.rlhub_register_envs = rlhub_register_envs
+    return module
+
+
+def median_time(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        reg = Path(tmp) / "registry.yaml"
+        reg.write_text("version: 1\nenvironments:\n" + "".join(
+            f"  - id: 'bench{d}/*'\n    weight: {d + 1}\n    tags: [d{d}]\n" for d in range(10)))
+        module = thousand_env_plugin()
+        plugins_s = median_time(lambda: collect(extra_plugins=[("bench", module)]), args.repeat)
+        plugins = collect(extra_plugins=[("bench", module)])
+        registry = load_registry(reg)
+        resolve_s = median_time(lambda: Catalog(registry, plugins), args.repeat)
+        parse_s = median_time(lambda: load_registry(reg), args.repeat)
+        cat = Catalog(registry, plugins)
+        print(f"registry with {len(cat.envs)} environments:")
+        print(f"  plugin discovery + registration   {plugins_s * 1e3:8.1f} ms (median of {args.repeat})")
+        print(f"  registry.yaml parse + validate    {parse_s * 1e3:8.1f} ms")
+        print(f"  resolve against plugins           {resolve_s * 1e3:8.1f} ms")
+
+        envs = cat.select(None)
+        n = 100_000
+        label_s = median_time(lambda: MixtureSampler(envs, seed=1).sample(n), args.repeat)
+        labels = MixtureSampler(envs, seed=1).sample(2000)
+        prompt_s = median_time(lambda: list(prompts(cat, labels)), args.repeat)
+        print("sampling:")
+        print(f"  labels only                       {n / label_s:12,.0f} labels/s")
+        print(f"  labels + prompts (make_task)      {len(labels) / prompt_s:12,.0f} prompts/s")
+
+    def run(cmd: list[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+    py = median_time(lambda: run([sys.executable, "-c", "pass"]), args.repeat)
+    imp = median_time(lambda: run([sys.executable, "-c", "import hub.catalog"]), args.repeat)
+    lst = median_time(lambda: run([sys.executable, "-m", "hub.cli", "list"]), args.repeat)
+    print("start-up (subprocess, default registry, all installed plugins):")
+    print(f"  python -c pass (baseline)         {py * 1e3:8.1f} ms")
+    print(f"  import hub.catalog                {imp * 1e3:8.1f} ms  ({imp / py:.1f}x baseline)")
+    print(f"  rlhub list                        {lst * 1e3:8.1f} ms  ({lst / py:.1f}x baseline)")
+
+
+if __name__ == "__main__":
+    main()
