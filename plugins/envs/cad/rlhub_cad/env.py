@@ -1,0 +1,64 @@
+"""One rlhub environment per (family, kind): `cad/<family>-<kind>-v1`."""
+
+from __future__ import annotations
+
+import random
+
+from hub import Environment, Task
+
+from .family import Family
+from .fmt import fence
+from .kinds import KINDS
+
+_MAX_TRIES = 100
+
+
+class CadEnvironment(Environment):
+    def __init__(self, env_id: str, family: Family, kind: str) -> None:
+        super().__init__(env_id)
+        if kind not in KINDS:
+            raise ValueError(f"unknown CAD task kind {kind!r}; expected one of {sorted(KINDS)}")
+        self.family, self.kind = family, kind
+
+    def sample(self, rng: random.Random):
+        """Parameters that satisfy the family's constraints (the samplers almost always do first time)."""
+        for _ in range(_MAX_TRIES):
+            p = self.family.sample(rng)
+            if not self.family.violations(p) and (self.kind != "edit" or self.family.valid_edits(p)):
+                return p
+        raise RuntimeError(f"{self.id}: no valid parameters after {_MAX_TRIES} tries: {self.family.violations(p)}")
+
+    def generate(self, rng: random.Random, index: int) -> Task:
+        fam = self.family
+        built = KINDS[self.kind](fam, self.sample(rng), rng)
+        script = fam.script(built.params)
+        hidden = {"reference_script": script, "options": {"invariance": "none"}, "features": list(fam.features)}
+        metadata = {"family": fam.name, "kind": self.kind, "params": built.params,
+                    "bbox": [round(v, 3) for v in fam.bbox(built.params)], **(built.extra or {})}
+        if built.original is not None:
+            metadata["original_script"] = built.original
+        return Task(prompt=built.prompt, hidden=hidden, reference=fence(script), metadata=metadata,
+                    images=built.images or [])
+
+    def wrong_responses(self, task: Task) -> list[str]:
+        """A wrong parameter, twice the size, a missing feature (and, for edits, the unedited script)."""
+        fam, p = self.family, task.metadata["params"]
+        wrong = [fam.script(fam.wrong(p)), fam.script(fam.scaled(p, 2.0)), fam.script(p, omit=True)]
+        if self.kind == "edit":
+            wrong.append(task.metadata["original_script"])
+        return [fence(s) for s in wrong]
+
+    def secrets(self, task: Task) -> list[str]:
+        """The reference script and its construction lines.
+
+        Edit and repair prompts show an original script on purpose; there the secrets are the
+        reference lines that the original lacks (the answer to the edit or the fix).
+        """
+        ref = task.hidden["reference_script"]
+        lines = [ln.strip() for ln in ref.splitlines()]
+        if "original_script" in task.metadata:
+            shown = {ln.strip() for ln in task.metadata["original_script"].splitlines()}
+            lines = [ln for ln in lines if ln not in shown and not ln.startswith("import ")]
+        else:
+            lines = [ln for ln in lines if "(" in ln and len(ln) >= 16 and not ln.startswith("#")]
+        return [ref.strip(), *[ln for ln in lines if ln]]

@@ -1,0 +1,238 @@
+"""Flat plates: hole patterns, slots, counterbored holes."""
+
+from __future__ import annotations
+
+from ..family import Edit, Family, changed
+from ..fmt import half_steps, mm, n
+
+
+class _Plate(Family):
+    features = ("holes", "fillets")
+
+    def _base(self, rng):
+        length = float(rng.randrange(60, 161, 5))
+        width = float(rng.randrange(40, int(length) + 1, 5))
+        return {"length": length, "width": width, "thickness": half_steps(rng, 4, 12),
+                "corner_r": float(rng.choice([0, 3, 4, 5]))}
+
+    def _base_violations(self, p):
+        bad = []
+        if p["corner_r"] < 0 or p["corner_r"] >= min(p["length"], p["width"]) / 4:
+            bad.append("corner radius must be below a quarter of the plate's short side")
+        if p["thickness"] <= 0:
+            bad.append("thickness must be positive")
+        return bad
+
+    def _plate_lines(self, p):
+        lines = ['    cq.Workplane("XY")', "    .box(length, width, thickness, centered=(True, True, False))"]
+        if p["corner_r"] > 0:
+            lines.append('    .edges("|Z").fillet(corner_r)')
+        return lines
+
+    def _header(self, p, title):
+        out = ["import cadquery as cq", "", f"# {title}", f"# Frame: {self.frame}.",
+               f"length = {n(p['length'])}  # along X", f"width = {n(p['width'])}  # along Y",
+               f"thickness = {n(p['thickness'])}"]
+        if p["corner_r"] > 0:
+            out.append(f"corner_r = {n(p['corner_r'])}  # vertical corner edges rounded")
+        return out
+
+    def _corners(self, p):
+        return f", vertical corner edges rounded to {mm(p['corner_r'])} radius" if p["corner_r"] > 0 else ", square corners"
+
+    def bbox(self, p):
+        return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["thickness"])
+
+
+class HolePlate(_Plate):
+    name = "plate-holes"
+    noun = "a mounting plate"
+    omit = "holes"
+
+    def sample(self, rng):
+        p = self._base(rng)
+        p["nx"], p["ny"] = rng.choice([(2, 2), (3, 2), (4, 2), (3, 3), (2, 1), (4, 3)])
+        p["hole_d"] = float(rng.choice([3.4, 4.5, 5.5, 6.6, 9.0]))
+        margin = half_steps(rng, p["hole_d"] + 3, p["hole_d"] + 10)
+        p["pitch_x"] = float(int((p["length"] - 2 * margin) / max(p["nx"] - 1, 1)))
+        p["pitch_y"] = float(int((p["width"] - 2 * margin) / max(p["ny"] - 1, 1)))
+        return p
+
+    def violations(self, p):
+        bad = self._base_violations(p)
+        span_x, span_y = p["pitch_x"] * (p["nx"] - 1), p["pitch_y"] * (p["ny"] - 1)
+        # Holes keep at least 2 mm of material to the plate's edges and to each other.
+        if span_x + p["hole_d"] + 4 > p["length"] or span_y + p["hole_d"] + 4 > p["width"]:
+            bad.append("holes too close to the plate's edge")
+        if (p["nx"] > 1 and p["pitch_x"] < p["hole_d"] + 2) or (p["ny"] > 1 and p["pitch_y"] < p["hole_d"] + 2):
+            bad.append("holes overlap or touch")
+        if p["corner_r"] and (p["length"] - span_x) / 2 < p["corner_r"] + p["hole_d"] / 2:
+            pass  # corner rounding is outside the hole pattern's reach by construction
+        return bad
+
+    def script(self, p, omit=False):
+        out = self._header(p, f"Mounting plate with a {p['nx']} x {p['ny']} grid of through holes.")
+        out += [f"hole_d = {n(p['hole_d'])}", f"nx, ny = {p['nx']}, {p['ny']}  # holes along X and Y",
+                f"pitch_x = {n(p['pitch_x'])}", f"pitch_y = {n(p['pitch_y'])}", "", "result = ("]
+        out += self._plate_lines(p)
+        if not omit:
+            out += ['    .faces(">Z").workplane()', "    .rarray(pitch_x, pitch_y, nx, ny)", "    .hole(hole_d)"]
+        return "\n".join(out + [")", ""])
+
+    def abstract(self, p):
+        return f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes"
+
+    def _pattern(self, p):
+        return (f"{p['nx'] * p['ny']} through holes of {mm(p['hole_d'])} diameter on a {p['nx']} x {p['ny']} grid "
+                f"(columns along X {mm(p['pitch_x'])} apart, rows along Y {mm(p['pitch_y'])} apart) centred on the plate")
+
+    def dimensioned(self, p):
+        return (f"A rectangular plate {mm(p['length'])} along X, {mm(p['width'])} along Y and {mm(p['thickness'])} "
+                f"thick{self._corners(p)}. It has {self._pattern(p)}.")
+
+    def steps(self, p):
+        s = [f"Make a box {mm(p['length'])} (X) by {mm(p['width'])} (Y) by {mm(p['thickness'])} (Z), centred in X and Y, sitting on the XY plane."]
+        if p["corner_r"]:
+            s.append(f"Round the four vertical edges with a {mm(p['corner_r'])} fillet.")
+        s.append(f"On the top face, drill {self._pattern(p)}.")
+        return s
+
+    def edits(self, p):
+        return [Edit("Enlarge the holes by 1 mm in diameter.", changed(p, hole_d=p["hole_d"] + 1)),
+                Edit("Make the plate 2 mm thicker (the base stays on the XY plane).", changed(p, thickness=p["thickness"] + 2)),
+                Edit("Add one more row of holes along Y, keeping the row spacing and the pattern centred.", changed(p, ny=p["ny"] + 1)),
+                Edit("Remove the fillets on the corners.", changed(p, corner_r=0.0))]
+
+    def wrong(self, p):
+        return changed(p, hole_d=p["hole_d"] * 1.6, thickness=p["thickness"] + 3)
+
+
+class SlotPlate(_Plate):
+    name = "plate-slots"
+    noun = "a slotted plate"
+    omit = "slots"
+
+    def sample(self, rng):
+        p = self._base(rng)
+        p["slots"] = rng.randint(1, 4)
+        p["slot_w"] = float(rng.choice([4, 5, 6, 8, 10]))
+        p["slot_len"] = float(rng.randrange(int(p["slot_w"]) * 2, int(p["width"] * 0.7), 2))
+        free = p["length"] - 2 * (p["slot_w"] + 4)
+        p["slot_pitch"] = float(int(free / max(p["slots"] - 1, 1))) if p["slots"] > 1 else 0.0
+        return p
+
+    def violations(self, p):
+        bad = self._base_violations(p)
+        if p["slot_len"] <= p["slot_w"]:
+            bad.append("a slot must be longer than it is wide")
+        if p["slot_len"] + 6 > p["width"]:
+            bad.append("slots run into the plate's long edges")
+        span = p["slot_pitch"] * (p["slots"] - 1)
+        if span + p["slot_w"] + 6 > p["length"]:
+            bad.append("end slots too close to the plate's ends")
+        if p["slots"] > 1 and p["slot_pitch"] < p["slot_w"] + 3:
+            bad.append("slots overlap")
+        return bad
+
+    def script(self, p, omit=False):
+        out = self._header(p, f"Plate with {p['slots']} parallel slots running along Y.")
+        out += [f"slots = {p['slots']}", f"slot_len = {n(p['slot_len'])}  # end to end, along Y",
+                f"slot_w = {n(p['slot_w'])}", f"slot_pitch = {n(p['slot_pitch'])}  # along X", "", "result = ("]
+        out += self._plate_lines(p)
+        if not omit:
+            out += ['    .faces(">Z").workplane()', "    .rarray(slot_pitch, 1, slots, 1)",
+                    "    .slot2D(slot_len, slot_w, angle=90)", "    .cutThruAll()"]
+        return "\n".join(out + [")", ""])
+
+    def abstract(self, p):
+        return f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} for adjustable mounting"
+
+    def _slots(self, p):
+        where = (f"{p['slots']} slots spaced {mm(p['slot_pitch'])} apart along X, the group centred on the plate"
+                 if p["slots"] > 1 else "one slot at the plate's centre")
+        return (f"through slots with rounded ends, {mm(p['slot_len'])} long end to end along Y and {mm(p['slot_w'])} wide: "
+                f"{where}")
+
+    def dimensioned(self, p):
+        return (f"A rectangular plate {mm(p['length'])} along X, {mm(p['width'])} along Y and {mm(p['thickness'])} "
+                f"thick{self._corners(p)}. It has {self._slots(p)}.")
+
+    def steps(self, p):
+        s = [f"Make a box {mm(p['length'])} (X) by {mm(p['width'])} (Y) by {mm(p['thickness'])} (Z), centred in X and Y, on the XY plane."]
+        if p["corner_r"]:
+            s.append(f"Fillet the four vertical edges with radius {mm(p['corner_r'])}.")
+        s.append(f"Cut {self._slots(p)}, all the way through.")
+        return s
+
+    def edits(self, p):
+        return [Edit("Make the slots 2 mm wider.", changed(p, slot_w=p["slot_w"] + 2)),
+                Edit("Make the slots 10 mm longer.", changed(p, slot_len=p["slot_len"] + 10)),
+                Edit("Make the plate 3 mm thicker (the base stays on the XY plane).", changed(p, thickness=p["thickness"] + 3))]
+
+    def wrong(self, p):
+        return changed(p, slot_w=p["slot_w"] + 3, slot_len=p["slot_len"] * 0.6 + p["slot_w"])
+
+
+class CounterborePlate(_Plate):
+    name = "plate-counterbore"
+    noun = "a plate with counterbored holes"
+    omit = "counterbores"
+
+    def sample(self, rng):
+        p = self._base(rng)
+        p["thickness"] = half_steps(rng, 8, 16)
+        screw = rng.choice([(3.4, 6.5, 3.5), (4.5, 8.0, 4.5), (5.5, 10.0, 5.5), (6.6, 11.0, 6.5)])
+        p["hole_d"], p["cbore_d"], p["cbore_depth"] = map(float, screw)
+        margin = half_steps(rng, p["cbore_d"] / 2 + 4, p["cbore_d"] / 2 + 12)
+        p["pitch_x"] = p["length"] - 2 * margin
+        p["pitch_y"] = p["width"] - 2 * margin
+        return p
+
+    def violations(self, p):
+        bad = self._base_violations(p)
+        if p["cbore_depth"] >= p["thickness"] - 2:
+            bad.append("counterbore leaves less than 2 mm of material under the screw head")
+        if p["cbore_d"] <= p["hole_d"]:
+            bad.append("counterbore must be wider than the hole")
+        if p["pitch_x"] + p["cbore_d"] + 4 > p["length"] or p["pitch_y"] + p["cbore_d"] + 4 > p["width"]:
+            bad.append("counterbores too close to the plate's edge")
+        if p["pitch_x"] < p["cbore_d"] + 2 or p["pitch_y"] < p["cbore_d"] + 2:
+            bad.append("counterbores overlap")
+        return bad
+
+    def script(self, p, omit=False):
+        out = self._header(p, "Plate with four counterbored holes for socket-head screws.")
+        out += [f"hole_d = {n(p['hole_d'])}", f"cbore_d = {n(p['cbore_d'])}", f"cbore_depth = {n(p['cbore_depth'])}",
+                f"pitch_x = {n(p['pitch_x'])}  # hole centres along X", f"pitch_y = {n(p['pitch_y'])}  # hole centres along Y",
+                "", "result = ("]
+        out += self._plate_lines(p)
+        out += ['    .faces(">Z").workplane()', "    .rect(pitch_x, pitch_y, forConstruction=True)", "    .vertices()"]
+        out.append("    .hole(hole_d)" if omit else "    .cboreHole(hole_d, cbore_d, cbore_depth)")
+        return "\n".join(out + [")", ""])
+
+    def abstract(self, p):
+        return "a rectangular plate with four counterbored screw holes near its corners"
+
+    def _holes(self, p):
+        return (f"four through holes of {mm(p['hole_d'])} diameter at the corners of a {mm(p['pitch_x'])} (X) by "
+                f"{mm(p['pitch_y'])} (Y) rectangle centred on the plate, each counterbored from the top face to "
+                f"{mm(p['cbore_d'])} diameter and {mm(p['cbore_depth'])} deep")
+
+    def dimensioned(self, p):
+        return (f"A rectangular plate {mm(p['length'])} along X, {mm(p['width'])} along Y and {mm(p['thickness'])} "
+                f"thick{self._corners(p)}. It has {self._holes(p)}.")
+
+    def steps(self, p):
+        s = [f"Make a box {mm(p['length'])} (X) by {mm(p['width'])} (Y) by {mm(p['thickness'])} (Z), centred in X and Y, on the XY plane."]
+        if p["corner_r"]:
+            s.append(f"Fillet the four vertical edges with radius {mm(p['corner_r'])}.")
+        s.append(f"From the top face, make {self._holes(p)}.")
+        return s
+
+    def edits(self, p):
+        return [Edit("Deepen the counterbores by 1.5 mm.", changed(p, cbore_depth=p["cbore_depth"] + 1.5)),
+                Edit("Enlarge the through holes by 1 mm in diameter (counterbores unchanged).", changed(p, hole_d=p["hole_d"] + 1)),
+                Edit("Move the holes 5 mm closer to the plate's centre in X.", changed(p, pitch_x=p["pitch_x"] - 10))]
+
+    def wrong(self, p):
+        return changed(p, cbore_d=p["cbore_d"] + 3, cbore_depth=p["cbore_depth"] - 1.5)

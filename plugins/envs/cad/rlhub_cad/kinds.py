@@ -1,0 +1,91 @@
+"""Task kinds: how one family's part becomes a prompt, a hidden target and a reference.
+
+Text kinds (abstract, dimensioned, steps, edit, repair) are pure string work. The image kind
+asks `render` for a drawing of the reference, which builds geometry in a subprocess and is
+cached on disk.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from dataclasses import dataclass
+
+from hub import Task
+
+from . import bugs
+from .family import Family, Params
+from .fmt import fence
+
+RULES = (
+    "Write it as a CadQuery script: units are millimetres; import only `cadquery` (as `cq`) and, "
+    "if needed, `math`; read and write no files; leave the finished part, one solid, in a "
+    "variable named `result`. Reply with the script in a single ```python code block."
+)
+
+
+@dataclass
+class Built:
+    """What a kind makes from a family's parameters, before it becomes a Task."""
+
+    prompt: object
+    params: Params              # the reference part's parameters
+    original: str | None = None  # the script shown in the prompt (edit, repair)
+    extra: dict | None = None
+    images: list[bytes] | None = None
+
+
+def _abstract(fam: Family, p: Params, rng: random.Random) -> Built:
+    text = (f"Model {fam.abstract(p)}. Its overall size is {fam.size(p)}, placed {fam.frame}.\n\n{RULES}")
+    return Built(text, p)
+
+
+def _dimensioned(fam: Family, p: Params, rng: random.Random) -> Built:
+    text = f"Model this part in CadQuery. {fam.dimensioned(p)}\nPlace it {fam.frame}.\n\n{RULES}"
+    return Built(text, p)
+
+
+def _steps(fam: Family, p: Params, rng: random.Random) -> Built:
+    steps = "\n".join(f"{i}. {s}" for i, s in enumerate(fam.steps(p), 1))
+    text = f"Build {fam.abstract(p)} in CadQuery by following these steps:\n{steps}\n\n{RULES}"
+    return Built(text, p)
+
+
+def _edit(fam: Family, p: Params, rng: random.Random) -> Built:
+    edits = fam.valid_edits(p)
+    edit = edits[rng.randrange(len(edits))]
+    original = fam.script(p)
+    text = (f"Here is a CadQuery script for {fam.abstract(p)}:\n\n{fence(original)}\n\n"
+            f"Change it: {edit.instruction} Keep everything else as it is. {RULES}")
+    return Built(text, edit.params, original=original, extra={"instruction": edit.instruction})
+
+
+def _repair(fam: Family, p: Params, rng: random.Random) -> Built:
+    bug = bugs.inject(fam.script(p), rng)
+    text = (f"This CadQuery script should model {fam.abstract(p)}, but {bug.symptom}.\n\n{fence(bug.broken)}\n\n"
+            f"Find and fix the bug, changing nothing else. {RULES}")
+    return Built(text, p, original=bug.broken, extra={"bug": bug.name})
+
+
+def _image(fam: Family, p: Params, rng: random.Random) -> Built:
+    from .render import render_png
+
+    png = render_png(fam.script(p))
+    text = (f"The image is a technical drawing of a part: top view (upper left), front view (lower left) and an "
+            f"isometric view (right); hidden edges are dotted. It shows {fam.abstract(p)}. Its overall size is "
+            f"{fam.size(p)}, placed {fam.frame}. Estimate the other dimensions from the drawing, which is to scale.\n\n{RULES}")
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    prompt = [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}},
+                                           {"type": "text", "text": text}]}]
+    return Built(prompt, p, images=[png])
+
+
+KINDS = {
+    "abstract": _abstract,
+    "dimensioned": _dimensioned,
+    "steps": _steps,
+    "edit": _edit,
+    "repair": _repair,
+    "image": _image,
+}
+TEXT_KINDS = tuple(k for k in KINDS if k != "image")
