@@ -1,0 +1,94 @@
+"""The action format of a terminal session turn, and its parser.
+
+A turn is free text containing, in order:
+- ```bash (or ```sh / ```shell) blocks: each runs as `bash -c BLOCK` in the work directory;
+- fenced blocks whose info string holds `file=PATH` (e.g. ```python file=solution.py): the
+  block's text is written to PATH (relative, inside the work directory);
+- a line `SUBMIT` outside any block: after this turn's actions, the solution file is graded.
+
+Anything else (prose, other blocks) is ignored, and the observation says so, so the model
+learns the format instead of silently losing its code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+MAX_ACTIONS = 8  # per turn; more are refused, not run
+MAX_FILE_BYTES = 256 * 1024
+MAX_COMMAND_CHARS = 16 * 1024
+SHELLS = {"bash", "sh", "shell", "console"}
+
+_FENCE = re.compile(r"^[ \t]*```[ \t]*([^\n`]*)\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
+_FILE = re.compile(r"(?:^|\s)file=(\"[^\"]*\"|'[^']*'|\S+)")
+_SUBMIT = re.compile(r"^[ \t]*\**SUBMIT\**[ \t]*$", re.M)
+_SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]+$")
+
+
+@dataclass
+class Action:
+    kind: str  # "run" | "write"
+    text: str  # the command, or the file's content
+    path: str = ""
+
+
+@dataclass
+class Turn:
+    actions: list[Action] = field(default_factory=list)
+    submit: bool = False
+    notes: list[str] = field(default_factory=list)  # format problems, fed back to the model
+
+
+def check_path(path: str) -> str | None:
+    """Why `path` is not an acceptable file to write (None when it is)."""
+    if not path or len(path) > 200:
+        return "empty or longer than 200 characters"
+    if not _SAFE_PATH.match(path):
+        return "use only letters, digits, '.', '_', '-' and '/'"
+    p = PurePosixPath(path)
+    if p.is_absolute() or ".." in p.parts:
+        return "must be a relative path inside the work directory (no leading '/', no '..')"
+    return None
+
+
+def parse_turn(text: str) -> Turn:
+    turn = Turn()
+    outside: list[str] = []
+    pos = 0
+    for m in _FENCE.finditer(text):
+        outside.append(text[pos:m.start()])
+        pos = m.end()
+        info, body = m.group(1).strip(), m.group(2)
+        if body.endswith("\n"):
+            body = body[:-1]
+        target = _FILE.search(info)
+        lang = info.split()[0].lower() if info.split() else ""
+        if target:
+            path = target.group(1).strip("\"'")
+            problem = check_path(path)
+            if problem:
+                turn.notes.append(f"not written: file={path!r}: {problem}")
+            elif len(body.encode()) > MAX_FILE_BYTES:
+                turn.notes.append(f"not written: {path} is larger than {MAX_FILE_BYTES} bytes")
+            else:
+                turn.actions.append(Action("write", body + "\n", path))
+        elif lang in SHELLS:
+            if len(body) > MAX_COMMAND_CHARS:
+                turn.notes.append(f"not run: a command block longer than {MAX_COMMAND_CHARS} characters")
+            elif body.strip():
+                turn.actions.append(Action("run", body))
+        else:
+            turn.notes.append(f"ignored a ```{lang or '(no language)'} block: only ```bash blocks run; "
+                              "to write a file put file=PATH after the language, e.g. ```python file=solution.py")
+    outside.append(text[pos:])
+    rest = "".join(outside)
+    if "```" in rest:
+        turn.notes.append("an unclosed ``` block was ignored (close every block with ``` on its own line)")
+    turn.submit = bool(_SUBMIT.search(rest))
+    if len(turn.actions) > MAX_ACTIONS:
+        turn.notes.append(f"only the first {MAX_ACTIONS} actions of a turn are carried out "
+                          f"({len(turn.actions) - MAX_ACTIONS} dropped)")
+        turn.actions = turn.actions[:MAX_ACTIONS]
+    return turn

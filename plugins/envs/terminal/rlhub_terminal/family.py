@@ -1,0 +1,252 @@
+"""The family-definition helper: one seeded generator per task family, registered by decorator.
+
+A family is a function `build(rng) -> Spec` in a sub-domain module (families/text.py, ...).
+`Spec` carries what the user sees (prompt, starter files), what only the grader sees (hidden
+pytest file) and what the checks need (reference code, plausible wrong code). Two helpers
+write the hidden tests so families stay short:
+
+- `function_spec`: the candidate defines a Python function; expected values come from running
+  the family's reference source (trusted, ours) on the hidden inputs at generation time, so the
+  reference and the oracle can never drift apart.
+- `program_spec`: the candidate is a program (python CLI, bash script); each case runs it in a
+  fresh temp dir with files/args/stdin and checks stdout, exit code and written files.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+FENCE = {"python": "python", "bash": "bash", "sql": "sql"}
+SOLUTION_PATH = {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}
+
+
+@dataclass
+class Spec:
+    prompt: str
+    reference: str  # source code; wrapped in a fenced block to make the reference response
+    tests: str  # hidden pytest file
+    wrong: list[str]  # plausible but wrong sources (at least one), each must fail some test
+    files: dict[str, str] = field(default_factory=dict)  # starter files the user shows / the session gets
+    secrets: list[str] = field(default_factory=list)  # extra strings the prompt must never contain
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    domain: str  # sub-domain: text, logs, formats, algo, dates, numeric, regex, files, cli, ...
+    language: str
+    build: Callable[[random.Random], Spec]
+    description: str = ""
+
+    @property
+    def solution_path(self) -> str:
+        return SOLUTION_PATH[self.language]
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def family(domain: str, name: str, language: str = "python"):
+    """Decorator: register `build(rng) -> Spec` as family `name` in sub-domain `domain`."""
+
+    def wrap(build: Callable[[random.Random], Spec]) -> Callable[[random.Random], Spec]:
+        if name in FAMILIES:
+            raise ValueError(f"duplicate terminal family {name!r}")
+        doc = (build.__doc__ or "").strip().splitlines()
+        FAMILIES[name] = Family(name, domain, language, build, doc[0] if doc else "")
+        return build
+
+    return wrap
+
+
+def fenced(code: str, language: str) -> str:
+    return f"```{FENCE[language]}\n{code.strip()}\n```\n"
+
+
+# -- Python function families ---------------------------------------------------------------
+
+@lru_cache(maxsize=512)
+def _compiled(source: str):
+    return compile(source, "<reference>", "exec")
+
+
+def run_reference(source: str, entry: str, cases: list[tuple]) -> list[Any]:
+    """Expected outputs: the trusted reference source run on each case's (deep-copied) args."""
+    namespace: dict[str, Any] = {"__name__": "reference"}
+    exec(_compiled(source), namespace)  # noqa: S102 - our own reference code, never model output
+    fn = namespace[entry]
+    return [fn(*copy.deepcopy(args)) for args in cases]
+
+
+_FUNCTION_TESTS = '''\
+import copy, math
+import pytest
+from solution import {entry}
+
+CASES = {cases!r}
+EXPECTED = {expected!r}
+TOL = {tol!r}
+
+
+def same(got, want):
+    """Exact structural equality with exact types (no always-equal objects, no str/int subclasses)."""
+    if type(want) is float:
+        return type(got) in (float, int) and type(got) is not bool and math.isclose(got, want, rel_tol=TOL, abs_tol=TOL)
+    if type(got) is not type(want):
+        return False
+    if type(want) in (list, tuple):
+        return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+    if type(want) is dict:
+        return sorted(map(repr, got)) == sorted(map(repr, want)) and all(same(got[k], want[k]) for k in want)
+    return got == want
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"case{{i}}" for i in range(len(CASES))])
+def test_case(index):
+    args = copy.deepcopy(CASES[index])
+    got = {entry}(*args)
+    assert same(got, EXPECTED[index]), f"{entry}{{tuple(CASES[index])!r}} returned {{got!r}}, expected {{EXPECTED[index]!r}}"
+'''
+
+
+def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cases: list[tuple],
+                  show: int = 1, tol: float = 1e-6, files: dict[str, str] | None = None) -> Spec:
+    """A Python-function family. The first `show` cases appear in the prompt as examples
+    (call and result); all cases, the shown ones included, are hidden tests."""
+    cases = [tuple(c) for c in cases]
+    expected = run_reference(reference, entry, cases)
+    examples = "\n".join(f">>> {entry}({', '.join(map(repr, c))})\n{expected[i]!r}" for i, c in enumerate(cases[:show]))
+    full = prompt.strip() + (f"\n\nExample:\n```\n{examples}\n```" if show else "")
+    full += "\n\nReply with the complete module in one ```python block."
+    tests = _FUNCTION_TESTS.format(entry=entry, cases=[list(c) for c in cases], expected=expected, tol=tol)
+    return Spec(full, reference, tests, wrong, files=files or {})
+
+
+# -- program families (python CLI, bash) ------------------------------------------------------
+
+_PROGRAM_TESTS = '''\
+import os, subprocess, sys
+from pathlib import Path
+import pytest
+
+SOLUTION = {solution!r}
+RUNNER = {runner!r}
+CASES = {cases!r}
+
+
+def solution_file():
+    for base in (Path.cwd(), Path(__file__).resolve().parent):
+        if (base / SOLUTION).is_file():
+            return str((base / SOLUTION).resolve())
+    pytest.fail(f"{{SOLUTION}} not found")
+
+
+def lines(text):
+    return [line.rstrip() for line in text.rstrip("\\n").splitlines()]
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"case{{i}}" for i in range(len(CASES))])
+def test_case(index, tmp_path):
+    case = CASES[index]
+    for name, text in case.get("files", {{}}).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    runner = [sys.executable] if RUNNER == "python" else [RUNNER]
+    proc = subprocess.run(runner + [solution_file()] + case.get("args", []), cwd=tmp_path,
+                          input=case.get("stdin", ""), capture_output=True, text=True, timeout=10,
+                          env={{**os.environ, "LC_ALL": "C"}})
+    if "exit" in case:
+        assert proc.returncode == case["exit"], f"exit code {{proc.returncode}}, expected {{case['exit']}}; stderr: {{proc.stderr[-500:]}}"
+    if "stdout" in case:
+        assert lines(proc.stdout) == lines(case["stdout"]), f"stdout was {{proc.stdout[-800:]!r}}; stderr: {{proc.stderr[-300:]}}"
+    if case.get("stderr_nonempty"):
+        assert proc.stderr.strip(), "expected an error message on stderr"
+    for name, text in case.get("out_files", {{}}).items():
+        path = tmp_path / name
+        assert path.is_file(), f"{{name}} was not written"
+        assert lines(path.read_text()) == lines(text), f"{{name}} holds {{path.read_text()[-800:]!r}}"
+    for name in case.get("absent", []):
+        assert not (tmp_path / name).exists(), f"{{name}} should not exist"
+'''
+
+
+def program_spec(prompt: str, language: str, reference: str, wrong: list[str], cases: list[dict],
+                 files: dict[str, str] | None = None) -> Spec:
+    """A program family: each case is {args, stdin, files, stdout, exit, out_files, absent}.
+
+    Expected outputs are computed by the family's Python oracle at generation time."""
+    runner = "python" if language == "python" else "bash"
+    tests = _PROGRAM_TESTS.format(solution=SOLUTION_PATH[language], runner=runner, cases=cases)
+    block = "python" if language == "python" else "bash"
+    full = prompt.strip() + f"\n\nReply with the complete {SOLUTION_PATH[language]} in one ```{block} block."
+    return Spec(full, reference, tests, wrong, files=files or {})
+
+
+# -- SQL families --------------------------------------------------------------------------------
+
+_SQL_TESTS = '''\
+import sqlite3
+from pathlib import Path
+import pytest
+
+SCHEMA = {schema!r}
+DATASETS = {datasets!r}
+EXPECTED = {expected!r}
+ORDERED = {ordered!r}
+
+
+def query_text():
+    for base in (Path.cwd(), Path(__file__).resolve().parent):
+        if (base / "query.sql").is_file():
+            return (base / "query.sql").read_text()
+    pytest.fail("query.sql not found")
+
+
+@pytest.mark.parametrize("index", range(len(DATASETS)), ids=[f"data{{i}}" for i in range(len(DATASETS))])
+def test_dataset(index):
+    con = sqlite3.connect(":memory:")
+    con.executescript(SCHEMA)
+    con.executescript(DATASETS[index])
+    rows = [list(r) for r in con.execute(query_text().strip().rstrip(";")).fetchall()]
+    want = EXPECTED[index]
+    if not ORDERED:
+        rows, want = sorted(rows, key=repr), sorted(want, key=repr)
+    assert rows == want, f"query returned {{rows[:20]!r}}, expected {{want[:20]!r}}"
+'''
+
+
+def sql_rows(schema: str, data: str, query: str) -> list[list]:
+    import sqlite3
+
+    con = sqlite3.connect(":memory:")
+    con.executescript(schema)
+    con.executescript(data)
+    return [list(r) for r in con.execute(query.strip().rstrip(";")).fetchall()]
+
+
+def sql_spec(prompt: str, schema: str, datasets: list[str], reference: str, wrong: list[str],
+             ordered: bool = True) -> Spec:
+    """An SQL family: one SELECT (query.sql) run by sqlite3 against several hidden datasets;
+    the first dataset is shown to the user as a sample."""
+    expected = [sql_rows(schema, d, reference) for d in datasets]
+    full = (prompt.strip() + f"\n\nSchema:\n```sql\n{schema.strip()}\n```\nSample data:\n```sql\n{datasets[0].strip()}\n```"
+            "\n\nReply with one SQLite SELECT statement (query.sql) in one ```sql block.")
+    tests = _SQL_TESTS.format(schema=schema, datasets=datasets, expected=expected, ordered=ordered)
+    return Spec(full, reference, tests, wrong)
+
+
+# -- small seeded vocabularies ------------------------------------------------------------------
+
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
+         "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "yara"]
+WORDS = ["apple", "river", "stone", "cloud", "tiger", "lemon", "piano", "rocket", "garden", "silver",
+         "forest", "candle", "mirror", "violet", "harbor", "pepper", "falcon", "marble", "copper", "willow"]
+CITIES = ["Oslo", "Lima", "Cairo", "Perth", "Quito", "Dakar", "Hanoi", "Porto", "Turin", "Accra", "Riga", "Sofia"]
+
+
+def pick(rng: random.Random, pool: list[str], k: int) -> list[str]:
+    return rng.sample(pool, k)

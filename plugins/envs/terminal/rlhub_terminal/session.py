@@ -1,0 +1,195 @@
+"""The multi-turn terminal episode: act in a persistent sandbox work dir, observe, revise, submit.
+
+`reset()` / `step(action)` is the whole interface (OpenRLHF's multi-turn executor drives it).
+Each episode owns one sandbox session (`ctx.sandbox.session(ctx.profile)`), opened lazily.
+The model's own failures (non-zero exit, timeout, a bad path) come back as the next
+observation. Sandbox failures are infrastructure: the session is reopened, the episode's
+journal of successful actions replayed, and the action retried; if that keeps failing the
+episode ends with *no verdict* (never a zero charged to the model).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from hub import Episode, Step, Verdict
+
+from .actions import Action, Turn, parse_turn
+from .family import fenced
+
+log = logging.getLogger(__name__)
+
+SESSION_INSTRUCTIONS = """\
+You are working in a shell session in an empty-ish work directory (no network). Each of your
+replies may contain, in order:
+- ```bash blocks: each is run with `bash -c` in the work directory; you will see its exit code,
+  stdout and stderr (long output is shortened);
+- a fenced block with file=PATH after the language, e.g. ```python file={path} : its text is
+  written to PATH (relative to the work directory);
+- a line containing only SUBMIT: ends the session and grades {path} with hidden tests.
+You have {turns} replies; after the last one {path} is graded as it stands."""
+
+HEAD_CHARS = 1500
+TAIL_CHARS = 1000
+RETRIES = 2  # extra attempts after an infrastructure fault
+
+
+class InfraFault(RuntimeError):
+    """The sandbox failed (not the model's code)."""
+
+
+def shorten(text: str, truncated: bool = False) -> str:
+    """Head and tail of long output, with a marker saying how much was cut."""
+    if len(text) > HEAD_CHARS + TAIL_CHARS + 100:
+        cut = len(text) - HEAD_CHARS - TAIL_CHARS
+        text = f"{text[:HEAD_CHARS]}\n[... {cut} characters cut ...]\n{text[-TAIL_CHARS:]}"
+    if truncated:
+        text += "\n[output limit reached: the rest was discarded]"
+    return text
+
+
+def describe_run(command: str, r) -> str:
+    first = command.strip().splitlines()[0] if command.strip() else ""
+    head = f"$ {first[:200]}" + (" ..." if len(command.strip().splitlines()) > 1 or len(first) > 200 else "")
+    if r.timed_out:
+        status = "timed out (the command was killed)"
+    elif r.oom:
+        status = "killed: out of memory"
+    elif r.signal:
+        status = f"killed by signal {r.signal}"
+    else:
+        status = f"exit code {r.exit_code}"
+    parts = [head, status]
+    if r.stdout:
+        parts.append("--- stdout ---\n" + shorten(r.stdout, r.stdout_truncated))
+    if r.stderr:
+        parts.append("--- stderr ---\n" + shorten(r.stderr, r.stderr_truncated))
+    return "\n".join(parts)
+
+
+class TerminalEpisode(Episode):
+    def __init__(self, task, verifier, ctx, max_turns: int = 6) -> None:
+        super().__init__(task, verifier, ctx, max_turns=max_turns)
+        self.solution_path = task.hidden.get("solution_path", "solution.py")
+        self.language = task.hidden.get("language", "python")
+        self._cm: Any = None
+        self._session: Any = None
+        self._journal: list[Action] = []  # successful actions, replayed after a sandbox fault
+        self.final: Step | None = None
+        self.infra_retries = 0
+
+    # -- sandbox session lifecycle ------------------------------------------------------------
+    def _open(self):
+        cm = self.ctx.sandbox.session(self.ctx.profile)
+        session = cm.__enter__()
+        self._cm, self._session = cm, session
+        starters = self.task.hidden.get("files") or {}
+        if starters:
+            session.write_files(dict(starters))
+        for action in self._journal:
+            self._apply(session, action)
+        return session
+
+    def _drop(self) -> None:
+        cm, self._cm, self._session = self._cm, None, None
+        if cm is not None:
+            try:
+                cm.__exit__(None, None, None)
+            except Exception:  # a dead sandbox may fail to close; it is being replaced anyway
+                log.debug("closing a failed sandbox session", exc_info=True)
+
+    @staticmethod
+    def _apply(session, action: Action):
+        if action.kind == "write":
+            session.write_files({action.path: action.text})
+            return None
+        r = session.run(["bash", "-c", action.text])
+        if r.infra_error:
+            raise InfraFault(r.infra_error)
+        return r
+
+    def _with_retries(self, action: Action | None, read: str | None = None):
+        """Carry out one action (or read one file) in the session, retrying sandbox faults."""
+        last = ""
+        for attempt in range(RETRIES + 1):
+            try:
+                session = self._session or self._open()
+                if read is not None:
+                    return session.read_files([read])
+                return self._apply(session, action)
+            except Exception as exc:  # the model's code runs inside bwrap: an exception here is the sandbox's
+                last = f"{type(exc).__name__}: {exc}"
+                log.warning("terminal session sandbox fault (attempt %d): %s", attempt + 1, last)
+                self.infra_retries += 1
+                self._drop()
+        raise InfraFault(last)
+
+    # -- the episode interface ------------------------------------------------------------------
+    def reset(self) -> str:
+        self._drop()
+        self._journal.clear()
+        self.final = None
+        self.infra_retries = 0
+        return super().reset()
+
+    def step(self, action: str) -> Step:
+        if self.final is not None:
+            return self.final
+        self.turn += 1
+        turn = parse_turn(action if isinstance(action, str) else str(action))
+        try:
+            report = self._act(turn)
+            if turn.submit or self.turn >= self.max_turns:
+                return self._finish(report, submitted=turn.submit)
+        except InfraFault as exc:
+            verdict = Verdict.no_verdict(f"sandbox failed after {RETRIES + 1} attempts: {exc}", turns=self.turn)
+            verdict.verifier = self.identity
+            self.final = Step(observation="", done=True, verdict=verdict, info=self._info(infra_error=str(exc)))
+            self._drop()
+            return self.final
+        left = self.max_turns - self.turn
+        report.append(f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]")
+        return Step(observation="\n\n".join(report), done=False, info=self._info())
+
+    def _act(self, turn: Turn) -> list[str]:
+        report = list(turn.notes)
+        if not turn.actions and not turn.submit:
+            report.append("nothing to do: send ```bash blocks to run, a ```python file=PATH block to "
+                          "write a file, or SUBMIT")
+        for action in turn.actions:
+            r = self._with_retries(action)
+            self._journal.append(action)
+            if action.kind == "write":
+                report.append(f"wrote {action.path} ({len(action.text.encode())} bytes)")
+            else:
+                report.append(describe_run(action.text, r))
+        return report
+
+    def _solution_text(self) -> str | None:
+        got = self._with_retries(None, read=self.solution_path) or {}
+        data = got.get(self.solution_path)
+        if data is None:
+            return None
+        return data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else str(data)
+
+    def _finish(self, report: list[str], submitted: bool) -> Step:
+        text = self._solution_text()
+        if text is None:
+            # Graded as an empty answer: the verifier gives its verdict (no code, reward 0).
+            report.append(f"{self.solution_path} does not exist: nothing to grade")
+            verdict = self.grade("")
+        else:
+            verdict = self.grade(fenced(text, self.language) if text.strip() else "")
+        verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
+        summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"
+        report.append(summary)
+        self.final = Step(observation="\n\n".join(report), done=True, verdict=verdict, info=self._info())
+        self._drop()
+        return self.final
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"turn": self.turn, "infra_retries": self.infra_retries, **extra}
+
+    def close(self) -> None:
+        self._drop()
