@@ -1,0 +1,52 @@
+"""Sessions: one persistent, sized work dir for a multi-turn episode (run, observe, revise).
+
+Every `run` is a fresh sandboxed process (own namespaces, /tmp, limits) on the same /work.
+Files are written and read by a helper that has dropped to the session's unprivileged uid,
+so a symlink the model planted can never make a privileged process read for it.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from .process import SandboxProcess
+from .profile import Profile
+from .result import RunResult
+
+
+class Session:
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self._box: SandboxProcess | None = SandboxProcess(profile, persistent_work=True)
+
+    def _live(self) -> SandboxProcess:
+        if self._box is None:
+            raise RuntimeError("session is closed")
+        return self._box
+
+    def run(self, argv: list[str], files=None, stdin: bytes | str = b"", env=None, profile: Profile | None = None) -> RunResult:
+        return self._live().run_task(profile or self.profile, argv=list(argv), files=files, stdin=stdin, env=env)
+
+    def write_files(self, files: dict[str, str | bytes]) -> None:
+        encoded = {k: base64.b64encode(v.encode() if isinstance(v, str) else v).decode() for k, v in files.items()}
+        reply = self._live().request({"op": "write", "files": encoded})
+        if "error" in reply:
+            raise ValueError(f"cannot write files: {reply['error']}")
+
+    def read_files(self, paths: list[str]) -> dict[str, bytes]:
+        """Regular files among `paths` (relative to the work dir); missing ones are left out."""
+        reply = self._live().request({"op": "read", "paths": list(paths), "limit": self.profile.tmpfs_mb << 20})
+        if "error" in reply:
+            raise ValueError(f"cannot read files: {reply['error']}")
+        return {k: base64.b64decode(v) for k, v in reply["ok"].items()}
+
+    def close(self) -> None:
+        if self._box is not None:
+            self._box.close()
+            self._box = None
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
