@@ -92,7 +92,7 @@ class SandboxProcess:
         send(self.sock, {
             "uid": self.uid,
             "seccomp": base64.b64encode(filter_bpf()).decode(),
-            "preload": list(preload),
+            "preload": list(preload + extra_modules),  # trusted: the function's module too
             "sys_path": [p for p in sys.path if p and os.path.isabs(p)],
             "persistent_work": self.persistent_work,
         })

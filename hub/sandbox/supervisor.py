@@ -39,7 +39,7 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT = 24, 38, 22, 47
 SECCOMP_MODE_FILTER, PR_CAP_AMBIENT_CLEAR_ALL = 2, 4
 MAX_VALUE_BYTES = 16 << 20
-WORK = "/work"
+WORK = "/sandbox"
 
 
 class SockFprog(ctypes.Structure):
@@ -68,6 +68,18 @@ def close_fds_except(keep):
             os.closerange(low, fd)
         low = fd + 1
     os.closerange(low, 1 << 20)
+
+
+def occupy_stdio():
+    """Point any closed fd 0-2 at /dev/null, so new pipes never land where stdio will go."""
+    for fd in range(3):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open("/dev/null", os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
 
 
 def write_all(fd, data):
@@ -325,6 +337,7 @@ def namespace_init(ready_w):
 def supervise_task(msg, out_fd, err_fd, bpf):
     """Process A: fresh namespaces and filesystems, run C under a wall clock, clean up, collect."""
     lim, uid = msg["limits"], msg["uid"]
+    marks = [("start", time.monotonic())]
     check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS), "unshare")
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     size = lim["tmpfs_bytes"]
@@ -345,6 +358,7 @@ def supervise_task(msg, out_fd, err_fd, bpf):
     if os.read(ready_r, 1) != b"1":
         raise RuntimeError("the task's pid-namespace init failed")
     os.close(ready_r)
+    marks.append(("ns_ready", time.monotonic()))
 
     value_r, value_w = os.pipe() if msg["mode"] == "call" else (None, None)
     start = time.monotonic()
@@ -392,8 +406,10 @@ def supervise_task(msg, out_fd, err_fd, bpf):
                     value_buf += chunk
     _, status = os.waitpid(pid, 0)
     duration = time.monotonic() - start
+    marks.append(("task_done", time.monotonic()))
     os.kill(init_pid, signal.SIGKILL)  # the pid namespace dies with its init: nothing survives
     os.waitpid(init_pid, 0)
+    marks.append(("teardown", time.monotonic()))
     if value_r is not None:
         value_buf += read_all(value_r, MAX_VALUE_BYTES)
         os.close(value_r)
@@ -405,6 +421,7 @@ def supervise_task(msg, out_fd, err_fd, bpf):
         "timed_out": timed_out,
         "duration_s": duration,
         "files": {},
+        "timings": {name: round(t - marks[i][1], 4) for i, (name, t) in enumerate(marks[1:])},
     }
     if value_r is not None:
         try:
@@ -429,6 +446,7 @@ def run_task(msg, fds, bpf):
     if pid == 0:
         try:
             close_fds_except({out_fd, err_fd, w})
+            occupy_stdio()
             result = supervise_task(msg, out_fd, err_fd, bpf)
         except BaseException:
             result = {"infra_error": "task supervisor failed: " + traceback.format_exc()}
@@ -479,8 +497,7 @@ def main():
         for name in init["preload"]:
             __import__(name)
         if init["persistent_work"]:
-            os.chown(WORK, uid, uid)
-            os.chmod(WORK, 0o700)
+            os.chown(WORK, uid, uid)  # bwrap made it 0700
     except BaseException:
         send(sock, {"ready": False, "error": traceback.format_exc()})
         return
