@@ -1,0 +1,93 @@
+"""The HTTP application: OpenRLHF's reward protocol plus health, metrics and queue state.
+
+    POST /  and  POST /get_reward   reward a batch (200), or: 400 malformed body, 413 too large,
+                                    503 + Retry-After when the queue is full or the service drains
+    GET  /health                    200 {"status": "ok", ...}; 503 while draining
+    GET  /metrics                   Prometheus text format
+    GET  /queue                     queue state, request accounting, learned duration estimates
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from . import logs
+from .protocol import BadRequest, parse_body
+from .scheduler import BatchTooLarge, QueueFull
+from .service import RewardService
+
+SERVICE = web.AppKey("service", RewardService)
+
+
+def _error(status: int, message: str, request_id: str, **headers: str) -> web.Response:
+    return web.json_response({"error": message, "request_id": request_id}, status=status,
+                             headers={"X-Request-Id": request_id, **headers})
+
+
+async def reward(request: web.Request) -> web.Response:
+    service = request.app[SERVICE]
+    rid = logs.request_id_from(request.headers)
+    logs.request_id_var.set(rid)
+    if service.draining:
+        service.metrics.requests.labels("draining").inc()
+        return _error(503, "service is shutting down; retry against another replica", rid, **{"Retry-After": "5"})
+    try:
+        raw = await request.read()
+    except web.HTTPRequestEntityTooLarge as exc:
+        service.metrics.requests.labels("too_large").inc()
+        return _error(413, f"body too large: {exc.text}", rid)
+    try:
+        batch = parse_body(raw)
+    except BadRequest as exc:
+        service.metrics.requests.labels("bad_request").inc()
+        logs.event("request.malformed", logging.WARNING, request_id=rid, error=str(exc), bytes=len(raw))
+        return _error(400, str(exc), rid)
+    try:
+        body = await service.score(batch, rid)
+    except QueueFull as exc:
+        service.metrics.requests.labels("rejected_busy").inc()
+        logs.event("request.rejected", logging.WARNING, request_id=rid, reason=str(exc), retry_after_s=exc.retry_after_s)
+        return _error(503, str(exc), rid, **{"Retry-After": str(exc.retry_after_s)})
+    except BatchTooLarge as exc:
+        service.metrics.requests.labels("too_large").inc()
+        return _error(413, str(exc), rid)
+    return web.json_response(body, headers={"X-Request-Id": rid})
+
+
+async def health(request: web.Request) -> web.Response:
+    service = request.app[SERVICE]
+    st = service.state()
+    body = {"status": st["status"], "backend": st["backend"], "queue": st["queue"], "requests": st["requests"],
+            "environments": len(service.catalog.envs)}
+    return web.json_response(body, status=503 if service.draining else 200)
+
+
+async def metrics(request: web.Request) -> web.Response:
+    service = request.app[SERVICE]
+    return web.Response(body=service.metrics.render(), headers={"Content-Type": service.metrics.content_type})
+
+
+async def queue(request: web.Request) -> web.Response:
+    return web.json_response(request.app[SERVICE].state())
+
+
+def build_app(service: RewardService) -> web.Application:
+    app = web.Application(client_max_size=int(service.config.max_body_mb * 2**20))
+    app[SERVICE] = service
+    app.router.add_post("/", reward)
+    app.router.add_post("/get_reward", reward)
+    app.router.add_get("/health", health)
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/queue", queue)
+
+    async def on_startup(app: web.Application) -> None:
+        await service.start()
+
+    async def on_shutdown(app: web.Application) -> None:
+        await service.stop()
+
+    app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
+    return app

@@ -1,0 +1,81 @@
+"""Every setting of the reward service, validated; from CLI flags and/or a YAML file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..errors import UserError
+
+
+class ServeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    registry: str | None = None
+    plugins: list[str] = Field(default_factory=list, description="extra plugin modules to load (import paths)")
+
+    # answering
+    deadline_s: float = Field(150.0, gt=0, description="every request is answered within this (OpenRLHF gives up at 180 s)")
+    timeout_reward: float = Field(0.0, ge=0, le=1, description="reward of a sample whose verification overran the deadline")
+    no_verdict_reward: float = Field(0.0, ge=0, le=1, description="reward when the verifier or sandbox failed")
+    bad_label_reward: float = Field(0.0, ge=0, le=1, description="reward for a label naming no known task")
+    retries: int = Field(1, ge=0, le=5, description="re-runs of a sample that got no verdict or lost its worker")
+
+    # scheduling
+    workers: int = Field(4, ge=1, le=1024, description="samples verified at once")
+    queue_limit: int = Field(4096, ge=1, description="samples waiting at most; beyond it requests get 503")
+    long_task_s: float = Field(1.0, gt=0, description="a sample expected to take this long is 'long'")
+    reserved_short_workers: int = Field(1, ge=0, description="workers long samples may not take (when workers > this)")
+    ageing: float = Field(4.0, ge=0, description="a sample waits at most ageing x its estimate behind shorter ones")
+    max_delay_s: float = Field(30.0, ge=0, description="... and never more than this")
+    prior_s: float = Field(0.5, gt=0, description="duration assumed for an environment never seen")
+    estimates_file: str | None = Field(None, description="JSON file the duration estimates are loaded from and saved to")
+    max_body_mb: float = Field(64.0, gt=0)
+
+    # scale-out
+    backend: Literal["local", "ray"] = "local"
+    ray_address: str | None = Field(None, description="Ray cluster to join (None: start a local one)")
+    ray_actors_per_node: int = Field(1, ge=1, description="actors per verifier kind per node")
+    ray_actor_concurrency: int = Field(4, ge=1, description="samples one actor verifies at once")
+    ray_actor_cpus: float = Field(0.0, ge=0)
+
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    @model_validator(mode="after")
+    def _check(self) -> "ServeConfig":
+        if self.timeout_reward != self.timeout_reward:  # NaN
+            raise ValueError("timeout_reward must be a number")
+        return self
+
+    @property
+    def long_worker_limit(self) -> int:
+        """How many workers may run long samples at once (the rest stay free for short ones)."""
+        if self.workers > self.reserved_short_workers:
+            return self.workers - self.reserved_short_workers
+        return self.workers
+
+    @classmethod
+    def build(cls, file: str | None = None, **overrides) -> "ServeConfig":
+        data: dict = {}
+        if file:
+            path = Path(file)
+            try:
+                loaded = yaml.safe_load(path.read_text()) or {}
+            except FileNotFoundError:
+                raise UserError(f"--config {file}: no such file") from None
+            except yaml.YAMLError as exc:
+                raise UserError(f"--config {file}: not valid YAML: {exc}") from None
+            if not isinstance(loaded, dict):
+                raise UserError(f"--config {file}: expected a mapping of settings, got {type(loaded).__name__}")
+            data.update(loaded.get("serve", loaded))
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(config)'}: {e['msg']}" for e in exc.errors())
+            raise UserError(f"serve config{f' {file}' if file else ''}: {problems}") from None

@@ -1,0 +1,62 @@
+"""Structured JSON logs: one object per line, every line of a request carrying its request id.
+
+The id is the client's `X-Request-Id`, else the trace id of a W3C `traceparent` header (so a
+request can be followed across OpenTelemetry-instrumented callers), else a fresh one. It is
+returned in the `X-Request-Id` response header and the body's `request_id`.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import re
+import sys
+import time
+import uuid
+
+request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("rlhub_request_id", default=None)
+log = logging.getLogger("rlhub.serve")
+
+_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")
+_SAFE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+def request_id_from(headers) -> str:
+    given = headers.get("X-Request-Id", "")
+    if _SAFE_ID.match(given):
+        return given
+    m = _TRACEPARENT.match(headers.get("traceparent", "").strip().lower())
+    if m and m.group(1) != "0" * 32:
+        return m.group(1)
+    return uuid.uuid4().hex
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        out = {"ts": round(record.created, 6), "level": record.levelname.lower(), "logger": record.name,
+               "event": record.getMessage()}
+        rid = getattr(record, "request_id", None) or request_id_var.get()
+        if rid:
+            out["request_id"] = rid
+        out.update(getattr(record, "fields", {}) or {})
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str)
+
+
+def setup(level: str = "info", stream=None) -> None:
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    log.handlers[:] = [handler]
+    log.setLevel(level.upper())
+    log.propagate = False
+
+
+def event(name: str, level: int = logging.INFO, request_id: str | None = None, **fields) -> None:
+    if log.isEnabledFor(level):
+        log.log(level, name, extra={"request_id": request_id, "fields": fields})
+
+
+def now() -> float:
+    return time.time()

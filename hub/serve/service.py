@@ -1,0 +1,234 @@
+"""The reward service: admit a batch, schedule its samples, answer within the deadline.
+
+Accounting (exposed at /queue and checked by the tests and the load test): every accepted
+request is, at any moment, exactly one of in flight, answered, or abandoned by its client, so
+`lost = accepted - answered - disconnected - in_flight` must be 0. Each sample's future is
+resolved at most once; a late result for a sample already answered (timed out) is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from typing import Any
+
+from ..errors import UserError
+from ..rewards import cut_response
+from ..task import Label
+from . import logs
+from .config import ServeConfig
+from .estimates import DurationEstimates
+from .metrics import UNKNOWN, ServeMetrics
+from .protocol import RewardBatch, response_body
+from .scheduler import Scheduler
+from .work import Outcome, WorkerLost, WorkItem, load_catalog
+
+
+class RewardService:
+    def __init__(self, config: ServeConfig, catalog: Any = None, backend: Any = None) -> None:
+        self.config = config
+        self.catalog = catalog if catalog is not None else load_catalog(config.registry, config.plugins)
+        self.estimates = DurationEstimates(prior_s=config.prior_s, path=config.estimates_file)
+        self.metrics = ServeMetrics()
+        self.metrics.queue_capacity.set(config.queue_limit)
+        self.scheduler = Scheduler(capacity=config.queue_limit, workers=config.workers,
+                                   long_worker_limit=config.long_worker_limit, long_task_s=config.long_task_s,
+                                   ageing=config.ageing, max_delay_s=config.max_delay_s)
+        self.backend = backend if backend is not None else self._make_backend()
+        self.counts = {"accepted": 0, "answered": 0, "disconnected": 0, "in_flight": 0, "late_results": 0}
+        self.draining = False
+        self._workers: list[asyncio.Task] = []
+        self._idle = asyncio.Event()
+
+    def _make_backend(self) -> Any:
+        if self.config.backend == "ray":
+            from .ray_backend import RayBackend
+
+            return RayBackend(self.config, self.catalog)
+        from .local_backend import LocalBackend
+
+        return LocalBackend(self.catalog, self.config.workers)
+
+    # -- life cycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.backend.start()
+        self._workers = [asyncio.create_task(self._worker(i), name=f"rlhub-worker-{i}")
+                         for i in range(self.config.workers)]
+        logs.event("service.started", backend=self.backend.state(), workers=self.config.workers,
+                   queue_limit=self.config.queue_limit, deadline_s=self.config.deadline_s,
+                   environments=len(self.catalog.envs))
+
+    async def stop(self, grace_s: float | None = None) -> None:
+        """Refuse new requests, let those accepted be answered (each within its deadline), then stop."""
+        self.draining = True
+        if self.counts["in_flight"]:
+            self._idle.clear()
+            try:
+                await asyncio.wait_for(self._idle.wait(), grace_s if grace_s is not None else self.config.deadline_s + 5)
+            except asyncio.TimeoutError:
+                pass
+        for task in self._workers:
+            task.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+        await self.backend.close()
+        try:
+            self.estimates.save()
+        except OSError as exc:
+            logs.event("estimates.save_failed", logging.WARNING, error=str(exc))
+        logs.event("service.stopped", **self.counts)
+
+    # -- requests ----------------------------------------------------------------------------
+    def _prepare(self, batch: RewardBatch, request_id: str, deadline: float) -> tuple[list, list[WorkItem]]:
+        loop = asyncio.get_running_loop()
+        outcomes: list[Outcome | None] = [None] * len(batch)
+        items = []
+        for i, raw_label in enumerate(batch.labels):
+            try:
+                label = Label.parse(raw_label)
+                renv = self.catalog.get(label.env)
+            except UserError as exc:
+                outcomes[i] = Outcome("bad_label", self.config.bad_label_reward, error=str(exc))
+                continue
+            verifier = renv.identity.name
+            items.append(WorkItem(
+                request_id=request_id, index=i, env=label.env, verifier=verifier, label=label.to_json(),
+                response=cut_response(batch.queries[i], batch.prompts[i] or ""),
+                estimate_s=self.estimates.estimate(label.env, verifier), deadline=deadline,
+                future=loop.create_future()))
+        return outcomes, items
+
+    async def score(self, batch: RewardBatch, request_id: str) -> dict[str, Any]:
+        """Answer one request; raises QueueFull / BatchTooLarge before accepting anything."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline = start + self.config.deadline_s
+        outcomes, items = self._prepare(batch, request_id, deadline)
+        await self.scheduler.admit(items, start)
+        self.counts["accepted"] += 1
+        self.counts["in_flight"] += 1
+        self._gauges()
+        logs.event("request.accepted", request_id=request_id, samples=len(batch), queued=len(items),
+                   bad_labels=len(batch) - len(items), queue=self.scheduler.queued)
+        try:
+            if items:
+                await asyncio.wait([it.future for it in items], timeout=max(0.0, deadline - loop.time()))
+        except asyncio.CancelledError:  # the client went away: withdraw its queued work
+            withdrawn = sum(self.scheduler.cancel(it) for it in items)
+            self.counts["disconnected"] += 1
+            self.metrics.requests.labels("disconnected").inc()
+            logs.event("request.disconnected", logging.WARNING, request_id=request_id, withdrawn=withdrawn,
+                       samples=len(batch))
+            raise
+        finally:
+            self.counts["in_flight"] -= 1
+            if not self.counts["in_flight"]:
+                self._idle.set()
+            self._gauges()
+        timed_out = 0
+        for it in items:
+            if it.future.done():
+                outcomes[it.index] = it.future.result()
+            else:
+                self.scheduler.cancel(it)
+                it.future.cancel()
+                timed_out += 1
+                outcomes[it.index] = Outcome("timeout", self.config.timeout_reward,
+                                             error=f"not verified within the {self.config.deadline_s:g}s deadline",
+                                             attempts=max(1, it.attempts))
+                self.metrics.timeouts.labels(it.env, it.verifier).inc()
+        by_index = {it.index: (it.env, it.verifier) for it in items}
+        for i, outcome in enumerate(outcomes):
+            env, verifier = by_index.get(i, (UNKNOWN, UNKNOWN))
+            self.metrics.samples.labels(env, verifier, outcome.kind).inc()
+        self.counts["answered"] += 1
+        self.metrics.requests.labels("answered").inc()
+        elapsed = loop.time() - start
+        self.metrics.request_seconds.observe(elapsed)
+        kinds = {k: sum(o.kind == k for o in outcomes) for k in ("ok", "timeout", "no_verdict", "bad_label")}
+        logs.event("request.answered", logging.WARNING if timed_out else logging.INFO, request_id=request_id,
+                   samples=len(batch), seconds=round(elapsed, 4), **kinds)
+        return response_body(outcomes, request_id)
+
+    # -- workers -----------------------------------------------------------------------------
+    async def _worker(self, slot: int) -> None:
+        while True:
+            item = await self.scheduler.take()
+            self._gauges()
+            try:
+                if not item.cancelled and not item.future.done():
+                    await self._run(item)
+            except Exception as exc:  # a bug of ours must not kill the worker or lose the sample
+                logs.event("worker.error", logging.ERROR, request_id=item.request_id, error=repr(exc))
+                self._resolve(item, Outcome("no_verdict", self.config.no_verdict_reward,
+                                            error=f"internal error: {type(exc).__name__}: {exc}"))
+            finally:
+                await self.scheduler.done(item)
+                self._gauges()
+
+    async def _run(self, item: WorkItem) -> None:
+        loop = asyncio.get_running_loop()
+        self.metrics.wait_seconds.labels(item.env, item.verifier).observe(loop.time() - item.enqueued_at)
+        outcome: Outcome | None = None
+        while item.attempts <= self.config.retries:
+            remaining = item.deadline - loop.time()
+            if remaining <= 0 or item.future.done():
+                break
+            item.attempts += 1
+            if item.attempts > 1:
+                self.metrics.retries.labels(item.env, item.verifier).inc()
+                logs.event("sample.retry", logging.WARNING, request_id=item.request_id, index=item.index,
+                           env=item.env, attempt=item.attempts, after=outcome.error if outcome else None)
+            task = asyncio.ensure_future(self.backend.run(item))
+            task.add_done_callback(functools.partial(self._observe, item))
+            try:
+                outcome = await asyncio.wait_for(asyncio.shield(task), remaining)
+            except asyncio.TimeoutError:
+                return  # the request answers this sample as timed out; the slot is free again
+            except WorkerLost as exc:
+                self.metrics.worker_lost.labels(item.verifier).inc()
+                outcome = Outcome("no_verdict", 0.0, error=f"worker lost: {exc}")
+                continue
+            if outcome.kind != "no_verdict":
+                break
+            self.metrics.sandbox_failures.labels(item.env, item.verifier).inc()
+            logs.event("sample.no_verdict", logging.WARNING, request_id=item.request_id, index=item.index,
+                       env=item.env, error=outcome.error, worker=outcome.worker)
+        if outcome is None:
+            return
+        outcome.attempts = item.attempts
+        if outcome.kind == "no_verdict":
+            outcome.reward = self.config.no_verdict_reward
+        elif outcome.kind == "bad_label":
+            outcome.reward = self.config.bad_label_reward
+        self._resolve(item, outcome)
+        logs.event("sample.done", logging.DEBUG, request_id=item.request_id, index=item.index, env=item.env,
+                   kind=outcome.kind, reward=outcome.reward, verify_s=round(outcome.verify_s, 4), worker=outcome.worker)
+
+    def _resolve(self, item: WorkItem, outcome: Outcome) -> None:
+        if item.future.done():
+            self.counts["late_results"] += 1
+        else:
+            item.future.set_result(outcome)
+
+    def _observe(self, item: WorkItem, task: asyncio.Future) -> None:
+        if task.cancelled() or task.exception() is not None:
+            return
+        outcome = task.result()
+        if outcome.kind in ("ok", "no_verdict"):
+            self.estimates.observe(item.env, item.verifier, outcome.verify_s)
+            self.metrics.verify_seconds.labels(item.env, item.verifier).observe(outcome.verify_s)
+            self.metrics.estimate.labels(item.env).set(self.estimates.estimate(item.env, item.verifier))
+
+    def _gauges(self) -> None:
+        self.metrics.queue_depth.set(self.scheduler.queued)
+        self.metrics.running.set(self.scheduler.running)
+        self.metrics.in_flight.set(self.counts["in_flight"])
+
+    def state(self) -> dict[str, Any]:
+        c = self.counts
+        return {"status": "draining" if self.draining else "ok", "backend": self.backend.state(),
+                "queue": self.scheduler.state(),
+                "requests": {**c, "lost": c["accepted"] - c["answered"] - c["disconnected"] - c["in_flight"]},
+                "estimates": self.estimates.snapshot()}
+
