@@ -1,0 +1,168 @@
+"""Sandbox side, trusted: run the hidden pytest module against the model's code, and report.
+
+`run` is what the verifier calls through the warm pool (`sb.call(profile,
+"rlhub_unittest.harness:run", ...)`). It never imports the model's code itself: it forks a child
+per attempt (child.py), and the child streams one event per test phase back through a pipe.
+This parent decides the outcome from those events, the child's fate and its own clock:
+
+- a test whose result never arrives failed (the process exited, was killed, or hung);
+- when a child dies or hangs during a test, that test fails and a fresh child runs the rest;
+- the child shares its process with the model's code, so its events could be forged: the
+  verifier trusts them only if the hidden sentinel test (which must fail) was seen failing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import select
+import signal
+import tempfile
+import time
+
+from . import child
+
+PR_SET_DUMPABLE = 4
+MAX_RESTARTS = 64
+
+
+def _not_dumpable() -> None:
+    """Other processes of our uid (the model's) may then not open /proc/<us>/fd or /mem: the
+    pipe this function's return value travels through stays out of their reach."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+class _Attempt:
+    """One child: its pid, its event pipe, and what it reported."""
+
+    def __init__(self, pid: int, rfd: int) -> None:
+        self.pid, self.rfd = pid, rfd
+        self.buf = b""
+        self.events: list[dict] = []
+        self.status: int | None = None
+
+    def feed(self, data: bytes) -> None:
+        self.buf += data
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                event = {"t": "garbled"}
+            self.events.append(event if isinstance(event, dict) else {"t": "garbled"})
+
+
+def _spawn(spec: dict, placeholder: str, deselect: list[str]) -> _Attempt:
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child never returns from here
+        os.close(rfd)
+        child.main(spec, placeholder, deselect, wfd)
+    os.close(wfd)
+    return _Attempt(pid, rfd)
+
+
+def _wait(attempt: _Attempt, deadline: float, test_deadline: float) -> str:
+    """Read events until the child exits ('exited') or a clock runs out ('timeout')."""
+    started = {}
+    while True:
+        now = time.monotonic()
+        current = next((e["id"] for e in reversed(attempt.events) if e.get("t") in ("start", "result")), None)
+        if current is not None and current not in started:
+            started = {current: now}
+        limit = min(deadline, (started.get(current, now) + test_deadline) if current else deadline)
+        if now >= limit:
+            return "timeout"
+        ready, _, _ = select.select([attempt.rfd], [], [], min(0.05, limit - now))
+        if ready:
+            data = os.read(attempt.rfd, 1 << 16)
+            if data:
+                attempt.feed(data)
+                continue
+        pid, status = os.waitpid(attempt.pid, os.WNOHANG)
+        if pid:  # exited; drain what it wrote last (grandchildren may hold the pipe open: don't wait for EOF)
+            attempt.status = status
+            while select.select([attempt.rfd], [], [], 0)[0] and (data := os.read(attempt.rfd, 1 << 16)):
+                attempt.feed(data)
+            return "exited"
+
+
+def _kill(attempt: _Attempt) -> None:
+    for target in (-attempt.pid, attempt.pid):  # its process group, then itself
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        _, attempt.status = os.waitpid(attempt.pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _fate(attempt: _Attempt, how: str) -> str:
+    if how == "timeout":
+        return "killed after the time limit"
+    status = attempt.status or 0
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"process exited with code {os.WEXITSTATUS(status)}"
+
+
+def run(module_source: str, solution_module: str, solution_file: str, modules: dict[str, str] | None = None,
+        deadline_s: float = 10.0, test_timeout_s: float = 5.0) -> dict:
+    """Run the hidden module; return {"results": {nodeid: {...}}, "collected": [...], "attempts": [...]}.
+
+    `modules`: trusted Python fixture modules (name -> source) the tests may import.
+    """
+    _not_dumpable()
+    deadline = time.monotonic() + deadline_s
+    home = tempfile.mkdtemp(prefix="rlhub-tests-")
+    placeholder = os.path.join(home, "test_hidden.py")
+    with open(placeholder, "w") as f:  # the real tests never touch the disk: this name is all pytest gets
+        f.write("# the hidden tests are held in memory\n")
+    spec = {"source": module_source, "solution_module": solution_module, "solution_file": solution_file,
+            "modules": modules or {}, "workdir": os.getcwd()}
+    results: dict[str, dict] = {}
+    collected: list[str] | None = None
+    attempts: list[dict] = []
+    collect_errors: list[str] = []
+    for _ in range(MAX_RESTARTS):
+        attempt = _spawn(spec, placeholder, sorted(results))
+        how = _wait(attempt, deadline, test_timeout_s)
+        if how == "timeout":
+            _kill(attempt)
+        in_progress = None
+        done = False
+        for event in attempt.events:
+            kind = event.get("t")
+            if kind == "collected" and collected is None and isinstance(event.get("ids"), list):
+                collected = [str(i) for i in event["ids"]]
+            elif kind == "collect_error":
+                collect_errors.append(str(event.get("message", ""))[:2000])
+            elif kind == "start":
+                in_progress = str(event.get("id"))
+            elif kind == "result":
+                node = str(event.get("id"))
+                entry = results.setdefault(node, {"outcome": "passed", "message": ""})
+                if event.get("outcome") != "passed" or event.get("wasxfail"):
+                    if entry["outcome"] == "passed":  # the first failing phase says why
+                        entry["outcome"] = "skipped" if event.get("outcome") == "skipped" else "failed"
+                        entry["message"] = str(event.get("message", ""))[:2000]
+                if event.get("when") == "teardown":
+                    in_progress = None
+            elif kind == "done":
+                done = True
+        fate = _fate(attempt, how)
+        attempts.append({"events": len(attempt.events), "fate": fate, "finished": done})
+        os.close(attempt.rfd)
+        if done or collected is None or in_progress is None:
+            break  # finished, or died before/between tests: nothing left to resume
+        results[in_progress] = {"outcome": "failed", "message": f"{fate} during this test"}
+        if time.monotonic() >= deadline or set(collected) <= set(results):
+            break
+    return {"results": results, "collected": collected or [], "collect_errors": collect_errors[:3],
+            "attempts": attempts, "timed_out": time.monotonic() >= deadline}

@@ -1,0 +1,157 @@
+"""Host side: turn a task's hidden tests into the one pytest module the sandbox runs.
+
+Both test styles end up as a pytest module with one test function per expected test id:
+- "pytest": the test file as written; ids are its test functions (or `test_ids`).
+- "check" (HumanEval/MBPP): each assert of `check(candidate)`'s body, or each top-level assert
+  of an MBPP-style assert list, becomes its own test `test_case_N`, so a fraction reward can
+  count them; statements without asserts run before each case as setup.
+Then every assert is made strict (strict.py) and a hidden sentinel test that a genuine run must
+fail is inserted at a random place.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import random
+import textwrap
+from dataclasses import dataclass
+
+from .strict import strict_asserts
+
+SOLUTION_ALIAS = "__rlhub_solution__"
+_BUILTIN_NAMES = frozenset(dir(builtins))
+_SENTINEL_WORDS = ("basic", "edge", "empty", "large", "mixed", "order", "single", "types", "values", "extra")
+
+
+class SuiteError(ValueError):
+    """The task's tests are unusable (an environment bug, not the model's fault)."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    source: str                 # the pytest module the sandbox runs (strict asserts, sentinel inside)
+    expected: tuple[str, ...]   # test ids that must all run
+    sentinel: str               # name of the test a genuine run fails
+
+
+def _parse(text: str, what: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except SyntaxError as exc:
+        raise SuiteError(f"{what} do not parse: line {exc.lineno}: {exc.msg}") from None
+
+
+def pytest_ids(tree: ast.Module) -> list[str]:
+    """Test ids pytest collects by default: top-level test* functions and Test* classes' test* methods."""
+    ids = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            ids.append(node.name)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            ids += [f"{node.name}::{m.name}" for m in node.body
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name.startswith("test")]
+    return ids
+
+
+def _has_assert(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Assert) for n in ast.walk(node))
+
+
+def _free_names(tree: ast.Module) -> list[str]:
+    """Names the tests read but never bind: those come from the solution (MBPP style)."""
+    loaded, bound = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded.append(node.id) if isinstance(node.ctx, ast.Load) else bound.add(node.id))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return sorted(set(loaded) - bound - _BUILTIN_NAMES)
+
+
+def _is_check_call(stmt: ast.stmt) -> bool:
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "check")
+
+
+def check_module(tests: str, entry_point: str | None, solution_module: str,
+                 skip_number: int | None = None) -> tuple[str, list[str]]:
+    """A check program (HumanEval `check(candidate)` or MBPP asserts) as a pytest module.
+
+    Cases are numbered test_case_1, 2, ... leaving out `skip_number` (the sentinel's, so its
+    name gives it away no more than its place does)."""
+    tree = _parse(tests, "the check program's tests")
+    body = [s for s in tree.body if not _is_check_call(s)]
+    check = next((s for s in body if isinstance(s, ast.FunctionDef) and s.name == "check"), None)
+    lines = [f"import {solution_module} as {SOLUTION_ALIAS}"]
+    if check is not None:
+        if not entry_point:
+            raise SuiteError("check-style tests define check(candidate) but the task has no entry_point")
+        kept = body
+        param = check.args.args[0].arg if check.args.args else "candidate"
+        prelude = [f"{param} = getattr({SOLUTION_ALIAS}, {entry_point!r})"]
+        steps = check.body
+    else:
+        kept = [s for s in body if not _has_assert(s)]
+        names = _free_names(ast.Module(body=body, type_ignores=[]))
+        prelude = []
+        if names:
+            lines.append(f"from {solution_module} import {', '.join(names)}")
+        steps = [s for s in body if _has_assert(s)]
+    lines += [ast.unparse(s) for s in kept]
+    ids, setup, number = [], list(prelude), 0
+    for step in steps:
+        if not _has_assert(step):
+            setup.append(ast.unparse(step))
+            continue
+        number += 1 + (number + 1 == skip_number)
+        ids.append(f"test_case_{number}")
+        case = "\n".join([*setup, ast.unparse(step)])
+        lines.append(f"def {ids[-1]}():\n{textwrap.indent(case, '    ')}")
+    if not ids:
+        raise SuiteError("check-style tests contain no assert")
+    return "\n\n".join(lines) + "\n", ids
+
+
+def _sentinel(rng: random.Random, taken: set[str], solution_module: str, name: str | None = None) -> tuple[str, ast.stmt]:
+    """A test that must fail in any genuine run. It looks like the other tests (a name like
+    theirs, it imports the solution) so that code which fakes results cannot single it out."""
+    while name is None or name in taken:
+        name = f"test_{rng.choice(_SENTINEL_WORDS)}_{rng.choice(_SENTINEL_WORDS)}_{rng.randrange(10, 99)}"
+    src = (f"def {name}():\n    import {solution_module} as _s\n"
+           f"    assert _s.__name__ == {solution_module + '_' + format(rng.getrandbits(40), 'x')!r}\n")
+    return name, ast.parse(src).body[0]
+
+
+def build(tests: str, style: str, *, entry_point: str | None = None, test_ids: list[str] | None = None,
+          solution_module: str = "solution", rng: random.Random | None = None) -> Suite:
+    rng = rng or random.SystemRandom()
+    sentinel_name = None
+    if style == "check":
+        cases = len(check_module(tests, entry_point, solution_module)[1])
+        slot = rng.randint(1, cases + 1)
+        source, ids = check_module(tests, entry_point, solution_module, skip_number=slot)
+        sentinel_name = f"test_case_{slot}"
+    elif style == "pytest":
+        source, ids = tests, None
+    else:
+        raise SuiteError(f"unknown test_style {style!r}; expected 'pytest' or 'check'")
+    tree = _parse(source, "the hidden tests")
+    ids = list(test_ids) if test_ids else (ids or pytest_ids(tree))
+    if not ids:
+        raise SuiteError("the hidden tests define no test (expected functions named test_*)")
+    tree = strict_asserts(tree)
+    name, node = _sentinel(rng, {i.split("::")[0].split("[")[0] for i in ids}, solution_module, sentinel_name)
+    defs = [i for i, s in enumerate(tree.body) if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
+    if sentinel_name:  # check style: its place follows its number
+        where = ([i for i, s in enumerate(tree.body) if getattr(s, "name", "") in ids] + [len(tree.body)])[slot - 1]
+    else:
+        where = rng.choice(defs[1:] + [len(tree.body)]) if defs else len(tree.body)
+    tree.body.insert(where, strict_asserts(ast.Module(body=[node], type_ignores=[])).body[0])
+    return Suite(source=ast.unparse(ast.fix_missing_locations(tree)) + "\n", expected=tuple(ids), sentinel=name)

@@ -1,0 +1,183 @@
+"""The `unit_tests` verifier: hidden tests against the model's code, graded from outside it.
+
+Contract with environments (task.hidden):
+  tests          str (or list of str, MBPP's test_list): a pytest file, or a check program
+  test_style     "pytest" | "check" (default: config.style)
+  entry_point    check style: the function `check(candidate)` is given
+  prompt_prefix  check style: code put before a completion that is not a whole function (HumanEval)
+  solution_path  file the code is written to (default solution.py; solution.sh, query.sql, ...)
+  language       "python" | "bash" | "sql": which fenced block is the answer
+  files          {name: text}: read-only fixtures in the work dir (*.py ones are importable)
+  test_ids       expected test names (default: from the test file's AST)
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from hub import Verdict, Verifier, VerifierConfig, VerifierError
+
+from . import suite as suite_mod
+from .extract import extract_code, python_parses
+
+HARNESS = "rlhub_unittest.harness:run"
+_MESSAGE_CHARS = 1500
+
+
+class UnitTestsConfig(VerifierConfig):
+    reward: Literal["all_or_nothing", "fraction"] = "all_or_nothing"
+    style: Literal["pytest", "check"] = "pytest"
+    extract: Literal["auto", "last_block", "whole"] = "auto"
+    max_response_chars: int = 200_000
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """task.hidden, validated: a malformed task is the environment's bug (no verdict), not the model's."""
+
+    tests: str
+    style: str
+    entry_point: str | None
+    prompt_prefix: str
+    solution_path: str
+    language: str
+    files: dict[str, str]
+    test_ids: list[str] | None
+
+    @classmethod
+    def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> "TestSpec":
+        tests = hidden.get("tests")
+        if isinstance(tests, (list, tuple)) and all(isinstance(t, str) for t in tests):
+            tests = "\n".join(tests)  # MBPP's test_list: one assert per item
+        if not isinstance(tests, str) or not tests.strip():
+            raise ValueError("unit_tests needs task.hidden['tests']: a pytest file or a check program (str)")
+        style = hidden.get("test_style") or config.style
+        language = hidden.get("language") or "python"
+        path = hidden.get("solution_path") or {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}.get(language, "")
+        if style not in ("pytest", "check"):
+            raise ValueError(f"task.hidden['test_style'] is {style!r}; expected 'pytest' or 'check'")
+        if language not in ("python", "bash", "sql"):
+            raise ValueError(f"task.hidden['language'] is {language!r}; expected 'python', 'bash' or 'sql'")
+        if not path or os.path.isabs(path) or ".." in path.split("/"):
+            raise ValueError(f"task.hidden['solution_path'] {path!r} must be a relative path inside the work dir")
+        files = hidden.get("files") or {}
+        if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            raise ValueError("task.hidden['files'] must map file names to text")
+        ids = hidden.get("test_ids")
+        if ids is not None and not (isinstance(ids, (list, tuple)) and all(isinstance(i, str) for i in ids)):
+            raise ValueError("task.hidden['test_ids'] must be a list of test names")
+        if style == "check" and language != "python":
+            raise ValueError("check-style tests are Python programs: language must be 'python'")
+        return cls(tests=tests, style=style, entry_point=hidden.get("entry_point") or None,
+                   prompt_prefix=hidden.get("prompt_prefix") or "", solution_path=path, language=language,
+                   files=dict(files), test_ids=list(ids) if ids else None)
+
+    @property
+    def module_name(self) -> str:
+        return os.path.splitext(os.path.basename(self.solution_path))[0]
+
+
+def defines(code: str, name: str | None) -> bool:
+    """Does `code` define `name` at top level (a whole function rather than a completion)?"""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body)
+
+
+def assemble(spec: TestSpec, response: str, mode: str) -> str | None:
+    """The solution file: extracted code, with the prompt's prefix before a bare completion."""
+    if spec.style != "check" or not spec.prompt_prefix:
+        return extract_code(response, spec.language, mode)  # type: ignore[arg-type]
+    prefix = spec.prompt_prefix
+
+    def joined(code: str) -> str:
+        # A whole function redefines the prompt's stub after it; a completion continues the prompt.
+        return f"{prefix.rstrip()}\n\n\n{code}" if defines(code, spec.entry_point) else prefix + code
+
+    code = extract_code(response, "python", mode, parses=lambda c: python_parses(joined(c)))  # type: ignore[arg-type]
+    return joined(code) if code is not None else None
+
+
+class UnitTests(Verifier):
+    """Reward from hidden tests run in the sandbox (all or nothing, or the fraction passed)."""
+
+    name = "unit_tests"
+    Config = UnitTestsConfig
+
+    def verify(self, task, response, ctx) -> Verdict:
+        spec = TestSpec.from_hidden(task.hidden, self.config)
+        if len(response) > self.config.max_response_chars:
+            return Verdict(0.0, False, details={"reason": f"response longer than {self.config.max_response_chars} chars"})
+        code = assemble(spec, response, self.config.extract)
+        if code is None:
+            return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
+        suite = suite_mod.build(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
+                                solution_module=spec.module_name)
+        profile = ctx.profile
+        files = {name: text for name, text in spec.files.items()}
+        files[spec.solution_path] = code
+        modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in spec.files.items() if n.endswith(".py")}
+        result = ctx.sandbox.call(profile, HARNESS, files=files, args={
+            "module_source": suite.source, "solution_module": spec.module_name if spec.language == "python" else "",
+            "solution_file": spec.solution_path, "modules": modules,
+            "deadline_s": max(1.0, profile.wall_timeout_s * 0.85 - 0.5),
+            "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4),
+        })
+        if result.infra_error:
+            raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
+        return self.grade(suite, result)
+
+    def grade(self, suite: suite_mod.Suite, result) -> Verdict:
+        report = result.value
+        if not _well_formed(report):
+            why = ("timed out" if result.timed_out else "ran out of memory" if result.oom
+                   else f"the test run was killed (exit {result.exit_code}, signal {result.signal})")
+            return Verdict(0.0, False, details={"reason": f"no test report: {why}", "stderr": result.stderr[-500:]})
+        results: dict[str, dict] = report["results"]
+        by_test: dict[str, list[dict]] = {}
+        for node, entry in results.items():
+            by_test.setdefault(node.split("[", 1)[0], []).append(entry)
+            by_test.setdefault(node, []).append(entry)
+        outcome = {}
+        for test_id in suite.expected:
+            entries = by_test.get(test_id, [])
+            outcome[test_id] = bool(entries) and all(e.get("outcome") == "passed" for e in entries)
+        passed = sum(outcome.values())
+        total = len(outcome)
+        sentinel = by_test.get(suite.sentinel, [])
+        details: dict[str, Any] = {"tests_passed": passed, "tests_total": total}
+        failures = {t: _why(by_test.get(t, [])) for t, ok in outcome.items() if not ok}
+        if failures:
+            details["failures"] = dict(list(failures.items())[:10])
+        if report["collect_errors"]:
+            details["collect_errors"] = [str(e)[-_MESSAGE_CHARS:] for e in report["collect_errors"]]
+        tamper = None
+        if any(e.get("outcome") == "passed" for e in sentinel):
+            tamper = "a hidden test that every genuine run fails was reported as passed: results were forged"
+        elif passed and not any(e.get("outcome") == "failed" and "AssertionError" in str(e.get("message", ""))
+                                for e in sentinel):
+            tamper = "a hidden test that every genuine run fails did not fail: the run cannot be trusted"
+        if tamper:
+            details["tampering"] = tamper
+            return Verdict(0.0, False, components={"tests": 0.0}, details=details)
+        fraction = passed / total
+        reward = fraction if self.config.reward == "fraction" else float(passed == total)
+        return Verdict(reward, passed == total, components={"tests": fraction}, details=details)
+
+
+def _why(entries: list[dict]) -> str:
+    if not entries:
+        return "did not run (not collected, or the test run stopped before it)"
+    bad = next((e for e in entries if e.get("outcome") != "passed"), entries[0])
+    return f"{bad.get('outcome')}: {str(bad.get('message', ''))[-_MESSAGE_CHARS:]}"
+
+
+def _well_formed(report: Any) -> bool:
+    return (isinstance(report, dict) and isinstance(report.get("results"), dict)
+            and all(isinstance(v, dict) for v in report["results"].values())
+            and isinstance(report.get("collect_errors", []), list))
