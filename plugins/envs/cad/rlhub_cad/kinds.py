@@ -71,8 +71,8 @@ def _image(fam: Family, p: Params, rng: random.Random) -> Built:
     from .render import render_png
 
     png = render_png(fam.script(p))
-    text = (f"The image is a technical drawing of a part: top view (upper left), front view (lower left) and an "
-            f"isometric view (right); hidden edges are dotted. It shows {fam.abstract(p)}. Its overall size is "
+    text = (f"The image is a technical drawing of a part: top view (left) and an isometric "
+            f"view (right); hidden edges are dotted. It shows {fam.abstract(p)}. Its overall size is "
             f"{fam.size(p)}, placed {fam.frame}. Estimate the other dimensions from the drawing, which is to scale.\n\n{RULES}")
     url = "data:image/png;base64," + base64.b64encode(png).decode()
     prompt = [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}},

@@ -18,11 +18,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-RENDER_VERSION = "3"  # bump when the drawing layout changes: old cache entries are then ignored
+RENDER_VERSION = "4"  # bump when the drawing layout changes: old cache entries are then ignored
 SIZE = (640, 480)
 _VIEWS = [  # (projection direction, x, y, width, height) on the SIZE canvas
-    ((0, 0, 1), 0, 0, 320, 240),       # top
-    ((0, -1, 0), 0, 240, 320, 240),    # front
+    ((0, 0, 1), 0, 0, 320, 480),       # top
     ((1, -1, 0.8), 320, 0, 320, 480),  # isometric
 ]
 
@@ -83,7 +82,6 @@ def _drawing_svg(shape) -> str:
         body = body.replace("<svg", f'<svg x="{x}" y="{y}"', 1)
         parts.append(body)
     parts.append('<line x1="320" y1="0" x2="320" y2="480" stroke="#999"/>')
-    parts.append('<line x1="0" y1="240" x2="320" y2="240" stroke="#999"/>')
     parts.append("</svg>")
     return "\n".join(parts)
 
