@@ -2,6 +2,8 @@
 
 from .brackets import GussetBracket, LBracket, UBracket, ZBracket
 from .plates import CounterborePlate, HolePlate, SlotPlate
+from .turned import Bushing, Flange, HexNut, Pulley, Washer
 
 FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
-            LBracket(), UBracket(), ZBracket(), GussetBracket()]
+            LBracket(), UBracket(), ZBracket(), GussetBracket(),
+            Flange(), Washer(), Bushing(), HexNut(), Pulley()]

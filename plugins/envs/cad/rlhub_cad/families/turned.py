@@ -1,0 +1,331 @@
+"""Turned parts on the Z axis: flanges, washers, flanged bushings, hex nuts, V-belt pulleys."""
+
+from __future__ import annotations
+
+import math
+
+from ..family import Edit, Family, changed
+from ..fmt import half_steps, mm, n
+
+_AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
+
+
+def _header(title, frame, p, names):
+    return ["import cadquery as cq", "", f"# {title}", f"# Frame: {frame}."] + [f"{k} = {n(p[k])}" for k in names]
+
+
+class Flange(Family):
+    name = "flange"
+    noun = "a bolted flange"
+    frame = _AXIAL
+    features = ("holes",)
+    omit = "bolt holes"
+
+    def sample(self, rng):
+        flange_d = float(rng.randrange(60, 161, 5))
+        bore_d = float(rng.randrange(10, int(flange_d * 0.35), 2))
+        hub_d = bore_d + 2 * half_steps(rng, 5, 12)
+        bolt_d = float(rng.choice([5.5, 6.6, 9.0, 11.0]))
+        room = (flange_d - hub_d) / 2
+        bolt_circle_d = hub_d + room  # bolt circle midway across the flange's ring
+        return {"flange_d": flange_d, "flange_t": half_steps(rng, 6, 14), "hub_d": hub_d, "hub_h": half_steps(rng, 5, 20),
+                "bore_d": bore_d, "bolt_circle_d": bolt_circle_d, "bolt_d": bolt_d, "bolts": rng.choice([3, 4, 6, 8])}
+
+    def violations(self, p):
+        bad = []
+        if p["hub_d"] - p["bore_d"] < 6:
+            bad.append("hub wall under 3 mm")
+        if p["bolt_circle_d"] - p["bolt_d"] < p["hub_d"] + 2:
+            bad.append("bolt holes cut into the hub")
+        if p["bolt_circle_d"] + p["bolt_d"] > p["flange_d"] - 4:
+            bad.append("bolt holes break through the rim")
+        chord = p["bolt_circle_d"] * math.sin(math.pi / p["bolts"])
+        if chord < p["bolt_d"] + 2:
+            bad.append("bolt holes overlap")
+        return bad
+
+    def script(self, p, omit=False):
+        out = _header("Flange: a disc with a raised hub, a through bore and a bolt circle.", self.frame, p,
+                      ["flange_d", "flange_t", "hub_d", "hub_h", "bore_d", "bolt_circle_d", "bolt_d"])
+        out += [f"bolts = {p['bolts']}", "",
+                "body = (", '    cq.Workplane("XY")', "    .circle(flange_d / 2)", "    .extrude(flange_t)",
+                '    .faces(">Z").workplane()', "    .circle(hub_d / 2)", "    .extrude(hub_h)", ")",
+                "bore = cq.Workplane(\"XY\").circle(bore_d / 2).extrude(flange_t + hub_h)"]
+        if omit:
+            return "\n".join(out + ["result = (", "    body.cut(bore)", ")", ""])
+        out += ["# First bolt hole on the +X axis, the rest equally spaced.",
+                "bolt_holes = (", '    cq.Workplane("XY")', "    .polarArray(bolt_circle_d / 2, 0, 360, bolts)",
+                "    .circle(bolt_d / 2)", "    .extrude(flange_t)", ")",
+                "result = (", "    body.cut(bore).cut(bolt_holes)", ")", ""]
+        return "\n".join(out)
+
+    def abstract(self, p):
+        return f"a round pipe flange with a raised hub, a central bore and {p['bolts']} bolt holes"
+
+    def _bolts(self, p):
+        return (f"{p['bolts']} through holes of {mm(p['bolt_d'])} diameter, equally spaced on a {mm(p['bolt_circle_d'])} "
+                f"bolt circle, the first on the +X axis")
+
+    def dimensioned(self, p):
+        return (f"A flange disc {mm(p['flange_d'])} in diameter and {mm(p['flange_t'])} thick, with a hub {mm(p['hub_d'])} in "
+                f"diameter rising {mm(p['hub_h'])} above the disc's top face. A {mm(p['bore_d'])} bore runs through hub and "
+                f"disc on the axis. The disc has {self._bolts(p)}.")
+
+    def steps(self, p):
+        return [f"Extrude a {mm(p['flange_d'])} circle {mm(p['flange_t'])} up from the XY plane.",
+                f"On its top face, extrude a {mm(p['hub_d'])} circle {mm(p['hub_h'])} higher for the hub.",
+                f"Cut a {mm(p['bore_d'])} bore through everything along the Z axis.",
+                f"Cut {self._bolts(p)}, through the disc."]
+
+    def edits(self, p):
+        return [Edit("Enlarge the bore by 2 mm.", changed(p, bore_d=p["bore_d"] + 2)),
+                Edit("Use two more bolt holes on the same bolt circle.", changed(p, bolts=p["bolts"] + 2)),
+                Edit("Make the hub 5 mm taller.", changed(p, hub_h=p["hub_h"] + 5))]
+
+    def wrong(self, p):
+        return changed(p, bolts=p["bolts"] + 2 if p["bolts"] < 8 else 4, hub_h=p["hub_h"] + 6)
+
+    def bbox(self, p):
+        r = p["flange_d"] / 2
+        return (-r, -r, 0.0, r, r, p["flange_t"] + p["hub_h"])
+
+
+class Washer(Family):
+    name = "washer"
+    noun = "a flat washer"
+    frame = _AXIAL
+    features = ("holes",)
+    omit = "hole"
+
+    def sample(self, rng):
+        hole_d = float(rng.choice([3.2, 4.3, 5.3, 6.4, 8.4, 10.5, 13.0, 17.0]))
+        return {"hole_d": hole_d, "outer_d": float(round(hole_d * rng.uniform(1.8, 2.6) * 2) / 2),
+                "thickness": float(rng.choice([0.8, 1.0, 1.6, 2.0, 2.5, 3.0]))}
+
+    def violations(self, p):
+        return ["ring narrower than 1 mm"] if (p["outer_d"] - p["hole_d"]) / 2 < 1 else []
+
+    def script(self, p, omit=False):
+        out = _header("Flat washer.", self.frame, p, ["outer_d", "hole_d", "thickness"])
+        out += ["", "result = (", '    cq.Workplane("XY")', "    .circle(outer_d / 2)"]
+        if not omit:
+            out.append("    .circle(hole_d / 2)  # an inner circle becomes the hole")
+        return "\n".join(out + ["    .extrude(thickness)", ")", ""])
+
+    def abstract(self, p):
+        return "a plain flat washer"
+
+    def dimensioned(self, p):
+        return f"A flat washer: outside diameter {mm(p['outer_d'])}, hole diameter {mm(p['hole_d'])}, thickness {mm(p['thickness'])}."
+
+    def steps(self, p):
+        return [f"On the XY plane draw two concentric circles at the origin, {mm(p['outer_d'])} and {mm(p['hole_d'])} in diameter.",
+                f"Extrude the ring between them {mm(p['thickness'])} along +Z."]
+
+    def edits(self, p):
+        return [Edit("Make the washer twice as thick.", changed(p, thickness=p["thickness"] * 2)),
+                Edit("Enlarge the outside diameter by 4 mm.", changed(p, outer_d=p["outer_d"] + 4))]
+
+    def wrong(self, p):
+        return changed(p, hole_d=p["hole_d"] * 0.6, thickness=p["thickness"] + 1)
+
+    def bbox(self, p):
+        r = p["outer_d"] / 2
+        return (-r, -r, 0.0, r, r, p["thickness"])
+
+
+class Bushing(Family):
+    name = "bushing"
+    noun = "a flanged bushing"
+    frame = _AXIAL + ", flange at the bottom"
+    features = ("holes",)
+    omit = "bore"
+
+    def sample(self, rng):
+        bore_d = float(rng.randrange(6, 41, 2))
+        outer_d = bore_d + 2 * half_steps(rng, 2, 6)
+        return {"bore_d": bore_d, "outer_d": outer_d, "length": float(rng.randrange(10, 61, 5)),
+                "flange_d": outer_d + 2 * half_steps(rng, 3, 10), "flange_t": half_steps(rng, 2, 6)}
+
+    def violations(self, p):
+        bad = []
+        if p["outer_d"] - p["bore_d"] < 3:
+            bad.append("sleeve wall under 1.5 mm")
+        if p["flange_d"] <= p["outer_d"] + 4:
+            bad.append("flange too narrow")
+        if p["flange_t"] >= p["length"]:
+            bad.append("flange thicker than the bushing is long")
+        return bad
+
+    def script(self, p, omit=False):
+        out = _header("Flanged bushing, made by revolving its half cross-section about Z.", self.frame, p,
+                      ["bore_d", "outer_d", "length", "flange_d", "flange_t"])
+        inner = "0" if omit else "bore_d / 2"
+        out += ["", "# Half section in the XZ plane: X is the radius, Z the height.",
+                f"r_in = {inner}",
+                "section = [(r_in, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (outer_d / 2, flange_t),",
+                "           (outer_d / 2, length), (r_in, length)]", "",
+                "result = (", '    cq.Workplane("XZ")', "    .polyline(section)", "    .close()",
+                "    .revolve(360, (0, 0, 0), (0, 1, 0))  # about the workplane's Y, which is global Z", ")", ""]
+        return "\n".join(out)
+
+    def abstract(self, p):
+        return "a flanged plain bearing bushing"
+
+    def dimensioned(self, p):
+        return (f"A flanged bushing {mm(p['length'])} long overall: a sleeve of outside diameter {mm(p['outer_d'])} with a "
+                f"{mm(p['bore_d'])} bore all the way through, and at its bottom end a flange {mm(p['flange_d'])} in diameter "
+                f"and {mm(p['flange_t'])} thick.")
+
+    def steps(self, p):
+        return [f"In the XZ plane sketch the half section: from radius {n(p['bore_d'] / 2)} to {n(p['flange_d'] / 2)} for Z = 0..{n(p['flange_t'])}, "
+                f"then from radius {n(p['bore_d'] / 2)} to {n(p['outer_d'] / 2)} up to Z = {n(p['length'])}.",
+                "Revolve it 360 degrees about the Z axis."]
+
+    def edits(self, p):
+        return [Edit("Make the bushing 10 mm longer (flange unchanged).", changed(p, length=p["length"] + 10)),
+                Edit("Make the flange 2 mm thicker.", changed(p, flange_t=p["flange_t"] + 2)),
+                Edit("Enlarge the flange diameter by 6 mm.", changed(p, flange_d=p["flange_d"] + 6))]
+
+    def wrong(self, p):
+        return changed(p, flange_t=p["flange_t"] + 3, length=p["length"] * 1.4)
+
+    def bbox(self, p):
+        r = p["flange_d"] / 2
+        return (-r, -r, 0.0, r, r, p["length"])
+
+
+class HexNut(Family):
+    name = "hex-nut"
+    noun = "a hex nut"
+    frame = _AXIAL + ", two of the hexagon's corners on the X axis"
+    features = ("holes",)
+    omit = "hole"
+    unscaled = ("chamfer_deg",)
+    SIZES = [(3, 5.5, 2.4, 2.5), (4, 7.0, 3.2, 3.3), (5, 8.0, 4.7, 4.2), (6, 10.0, 5.2, 5.0), (8, 13.0, 6.8, 6.8),
+             (10, 16.0, 8.4, 8.5), (12, 18.0, 10.8, 10.2), (16, 24.0, 14.8, 14.0), (20, 30.0, 18.0, 17.5)]
+
+    def sample(self, rng):
+        size, flats, height, hole = rng.choice(self.SIZES)  # ISO 4032 across-flats and heights; hole = minor diameter
+        return {"size": size, "across_flats": float(flats), "height": float(height), "hole_d": float(hole), "chamfer_deg": 30.0}
+
+    def violations(self, p):
+        return ["wall between hole and flats under 1 mm"] if p["across_flats"] - p["hole_d"] < 2 else []
+
+    def script(self, p, omit=False):
+        out = _header(f"M{p['size']} hex nut (no thread modelled: the hole is the minor diameter), both ends chamfered.",
+                      self.frame, p, ["across_flats", "height", "hole_d", "chamfer_deg"])
+        out += ["across_corners = across_flats / math.cos(math.radians(30))", "",
+                "prism = cq.Workplane(\"XY\").polygon(6, across_corners).extrude(height)",
+                "# The chamfer: a revolved double cone that starts at the flats' circle on both faces.",
+                "r0 = across_flats / 2", "r1 = across_corners / 2 + 1",
+                "rise = (r1 - r0) * math.tan(math.radians(chamfer_deg))",
+                "cone = (", '    cq.Workplane("XZ")', "    .polyline([(0, 0), (r0, 0), (r1, rise), (r1, height - rise), (r0, height), (0, height)])",
+                "    .close()", "    .revolve(360, (0, 0, 0), (0, 1, 0))", ")"]
+        out.insert(1, "import math")
+        if omit:
+            return "\n".join(out + ["result = (", "    prism.intersect(cone)", ")", ""])
+        out += ["hole = cq.Workplane(\"XY\").circle(hole_d / 2).extrude(height)",
+                "result = (", "    prism.intersect(cone).cut(hole)", ")", ""]
+        return "\n".join(out)
+
+    def abstract(self, p):
+        return f"an M{p['size']} hex nut with chamfered corners (thread not modelled)"
+
+    def dimensioned(self, p):
+        return (f"A regular hexagonal prism {mm(p['across_flats'])} across the flats and {mm(p['height'])} tall, with a "
+                f"{mm(p['hole_d'])} through hole on its axis (no thread). Both end faces have a {n(p['chamfer_deg'])} degree "
+                f"chamfer on the corners: the nut is intersected with a double cone whose surface meets each end face on the "
+                f"{mm(p['across_flats'])} circle and rises at {n(p['chamfer_deg'])} degrees from the face, outwards.")
+
+    def steps(self, p):
+        return [f"Extrude a regular hexagon, {mm(p['across_flats'])} across the flats with corners on the X axis, {mm(p['height'])} along +Z.",
+                f"Intersect it with a revolved profile that is {mm(p['across_flats'])} in diameter at Z = 0 and Z = {n(p['height'])} and "
+                f"widens outwards at {n(p['chamfer_deg'])} degrees from each end face, to chamfer the corners.",
+                f"Cut a {mm(p['hole_d'])} hole through along the Z axis."]
+
+    def edits(self, p):
+        return [Edit("Make the nut 50% taller (a thick nut).", changed(p, height=p["height"] * 1.5)),
+                Edit("Open the hole up by 1 mm in diameter.", changed(p, hole_d=p["hole_d"] + 1))]
+
+    def wrong(self, p):
+        return changed(p, height=p["height"] * 1.6, hole_d=p["hole_d"] * 0.7)
+
+    def bbox(self, p):
+        rc = p["across_flats"] / 2 / math.cos(math.radians(30))
+        return (-rc, -p["across_flats"] / 2, 0.0, rc, p["across_flats"] / 2, p["height"])
+
+
+class Pulley(Family):
+    name = "pulley"
+    noun = "a V-belt pulley"
+    frame = _AXIAL
+    features = ("holes",)
+    omit = "groove"
+    unscaled = ("groove_deg",)
+
+    def sample(self, rng):
+        outer_d = float(rng.randrange(40, 121, 5))
+        depth = half_steps(rng, 4, 10)
+        top_w = half_steps(rng, max(8, depth * 1.2 + 2), 16)
+        return {"outer_d": outer_d, "width": top_w + 2 * half_steps(rng, 2, 6), "groove_top_w": top_w, "groove_depth": depth,
+                "groove_deg": float(rng.choice([34, 36, 38, 40])), "bore_d": float(rng.randrange(8, int(outer_d * 0.4), 2))}
+
+    def _bottom_w(self, p):
+        return p["groove_top_w"] - 2 * p["groove_depth"] * math.tan(math.radians(p["groove_deg"] / 2))
+
+    def violations(self, p):
+        bad = []
+        if self._bottom_w(p) < 1:
+            bad.append("groove flanks meet before the groove bottom")
+        if p["groove_top_w"] > p["width"] - 2:
+            bad.append("groove wider than the rim")
+        if p["outer_d"] / 2 - p["groove_depth"] - p["bore_d"] / 2 < 4:
+            bad.append("less than 4 mm between groove bottom and bore")
+        return bad
+
+    def script(self, p, omit=False):
+        out = _header("V-belt pulley: a revolved section with a trapezoidal groove.", self.frame, p,
+                      ["outer_d", "width", "groove_top_w", "groove_depth", "groove_deg", "bore_d"])
+        out.insert(1, "import math")
+        out += ["", "r = outer_d / 2", "rb = r - groove_depth",
+                "bottom_w = groove_top_w - 2 * groove_depth * math.tan(math.radians(groove_deg / 2))",
+                "z_top0, z_top1 = (width - groove_top_w) / 2, (width + groove_top_w) / 2",
+                "z_bot0, z_bot1 = (width - bottom_w) / 2, (width + bottom_w) / 2",
+                "# Half section in the XZ plane (X = radius, Z = height), groove centred in the width."]
+        if omit:
+            out.append("section = [(bore_d / 2, 0), (r, 0), (r, width), (bore_d / 2, width)]")
+        else:
+            out += ["section = [(bore_d / 2, 0), (r, 0), (r, z_top0), (rb, z_bot0), (rb, z_bot1), (r, z_top1),",
+                    "           (r, width), (bore_d / 2, width)]"]
+        out += ["", "result = (", '    cq.Workplane("XZ")', "    .polyline(section)", "    .close()",
+                "    .revolve(360, (0, 0, 0), (0, 1, 0))", ")", ""]
+        return "\n".join(out)
+
+    def abstract(self, p):
+        return "a single-groove V-belt pulley with a plain bore"
+
+    def dimensioned(self, p):
+        return (f"A pulley {mm(p['outer_d'])} in outside diameter and {mm(p['width'])} wide along Z, with a {mm(p['bore_d'])} "
+                f"through bore. Centred in its width is one V groove {mm(p['groove_top_w'])} wide at the rim and "
+                f"{mm(p['groove_depth'])} deep (radially), with a {n(p['groove_deg'])} degree included angle between its "
+                f"straight flanks and a flat bottom.")
+
+    def steps(self, p):
+        return [f"In the XZ plane draw the half section: a rectangle from radius {n(p['bore_d'] / 2)} to {n(p['outer_d'] / 2)}, "
+                f"Z = 0 to {n(p['width'])}.",
+                f"Notch its outer edge with the groove: {mm(p['groove_top_w'])} wide at the rim, centred at Z = {n(p['width'] / 2)}, "
+                f"{mm(p['groove_depth'])} deep, flanks at {n(p['groove_deg'] / 2)} degrees either side of the radial direction.",
+                "Revolve the section 360 degrees about the Z axis."]
+
+    def edits(self, p):
+        return [Edit("Enlarge the bore by 2 mm.", changed(p, bore_d=p["bore_d"] + 2)),
+                Edit("Make the groove 2 mm deeper.", changed(p, groove_depth=p["groove_depth"] + 2)),
+                Edit("Increase the outside diameter by 10 mm.", changed(p, outer_d=p["outer_d"] + 10))]
+
+    def wrong(self, p):
+        return changed(p, outer_d=p["outer_d"] + 15, bore_d=p["bore_d"] + 4)
+
+    def bbox(self, p):
+        r = p["outer_d"] / 2
+        return (-r, -r, 0.0, r, r, p["width"])
