@@ -40,6 +40,7 @@ class RewardService:
         self.draining = False
         self._workers: list[asyncio.Task] = []
         self._idle = asyncio.Event()
+        self._backend_calls: set[asyncio.Future] = set()  # including those abandoned at a deadline
 
     def _make_backend(self) -> Any:
         if self.config.backend == "ray":
@@ -71,6 +72,8 @@ class RewardService:
         for task in self._workers:
             task.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
+        for call in list(self._backend_calls):
+            call.cancel()
         await self.backend.close()
         try:
             self.estimates.save()
@@ -181,6 +184,8 @@ class RewardService:
                            env=item.env, attempt=item.attempts, after=outcome.error if outcome else None)
             task = asyncio.ensure_future(self.backend.run(item))
             task.add_done_callback(functools.partial(self._observe, item))
+            self._backend_calls.add(task)
+            task.add_done_callback(self._backend_calls.discard)
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(task), remaining)
             except asyncio.TimeoutError:

@@ -18,8 +18,8 @@ SYNTHETIC = "hub.serve.synthetic"
 
 
 def write_registry(path: Path, synthetic: dict[str, dict] | None = None) -> Path:
-    """arith/* plus synthetic environments with the given verifier configs (seconds, mode...)."""
-    lines = ["version: 1", "environments:", '  - id: "arith/*"']
+    """arith/* and synthetic/*, with some synthetic environments reconfigured (seconds, mode...)."""
+    lines = ["version: 1", "environments:", '  - id: "arith/*"', '  - id: "synthetic/*"']
     for env_id, cfg in (synthetic or {}).items():
         lines += [f'  - id: "{env_id}"', f"    verifier_config: {json.dumps(cfg)}"]
     path.write_text("\n".join(lines) + "\n")
