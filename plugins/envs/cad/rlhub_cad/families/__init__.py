@@ -1,9 +1,13 @@
 """Every part family, in registration order."""
 
 from .brackets import GussetBracket, LBracket, UBracket, ZBracket
+from .gears import RingGear, SpurGear
+from .pipes import Elbow, Reducer, Tee
 from .plates import CounterborePlate, HolePlate, SlotPlate
 from .turned import Bushing, Flange, HexNut, Pulley, Washer
 
 FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
             LBracket(), UBracket(), ZBracket(), GussetBracket(),
-            Flange(), Washer(), Bushing(), HexNut(), Pulley()]
+            Flange(), Washer(), Bushing(), HexNut(), Pulley(),
+            SpurGear(), RingGear(),
+            Elbow(), Tee(), Reducer()]
