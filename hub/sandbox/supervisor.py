@@ -21,12 +21,12 @@ It only ever imports (never builds CadQuery geometry: OCC state does not survive
 
 import base64
 import ctypes
-import glob
 import json
 import os
 import select
 import signal
 import socket
+import stat
 import struct
 import sys
 import time
@@ -186,25 +186,59 @@ def write_files(files):
             f.write(base64.b64decode(b64))
 
 
-def gather_files(patterns, limit):
-    """Regular files under /work matching the globs; symlinks and anything outside skipped."""
-    out, total = {}, 0
-    for pattern in patterns:
-        for rel in sorted(glob.glob(pattern, root_dir=WORK, recursive=True)):
-            path = os.path.join(WORK, rel)
-            real = os.path.realpath(path)
-            if rel in out or os.path.islink(path) or not os.path.isfile(path) or not real.startswith(WORK + "/"):
+def glob_regex(pattern):
+    """A glob as a regex over relative paths: `*` and `?` stay within one component, `**` spans."""
+    import re
+
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def gather_files(patterns, limit, max_entries=100_000):
+    """Regular files under /sandbox matching the globs. The walk never follows a symlink (a
+    planted `x -> /` must not make us read the world) and never looks at more than
+    `max_entries` entries."""
+    regexes = [glob_regex(p[2:] if p.startswith("./") else p) for p in patterns]
+    out, total, seen = {}, 0, 0
+    for root, dirs, files in os.walk(WORK, followlinks=False):
+        dirs.sort()
+        for name in sorted(files):
+            seen += 1
+            if seen > max_entries:
+                return out
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, WORK)
+            if not any(rx.match(rel) for rx in regexes):
                 continue
             try:
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-            except OSError:
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:  # symlinks land here (ELOOP)
                 continue
             with os.fdopen(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    continue
                 data = f.read(limit - total + 1)
             if total + len(data) > limit:
-                break
+                return out
             total += len(data)
-            out[os.path.relpath(real, WORK)] = base64.b64encode(data).decode()
+            out[rel] = base64.b64encode(data).decode()
+        seen += len(dirs)
     return out
 
 

@@ -1,0 +1,121 @@
+"""Fixtures shared by the sandbox tests: a real Sandbox and the host-side bait for hostile code."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import threading
+
+import pytest
+
+from hub.sandbox import Profile, Sandbox
+from hub.sandbox.hostile import HostContext
+from hub.sandbox.uids import UID_BASE, UID_COUNT, UidLease
+
+if shutil.which("bwrap") is None or os.geteuid() != 0:  # CI installs bubblewrap and runs as root
+    pytest.skip("the sandbox tests need bwrap and root", allow_module_level=True)
+
+# Tight limits keep the hostile suite fast on two cores.
+TIGHT = Profile(
+    name="tight", wall_timeout_s=2.0, cpu_s=1, memory_mb=96, max_procs=32, file_size_mb=1,
+    open_files=64, output_bytes=4096, tmpfs_mb=8, collect=("**/*.txt",), recycle_after=1000,
+)
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    sb = Sandbox(pool_size=1)  # one warm worker: the task after a hostile one runs on the same worker
+    yield sb
+    sb.shutdown()
+
+
+class _Listener:
+    """Accepts and records connections; a sandboxed program must never produce one."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.accepted = sock, []
+        threading.Thread(target=self._loop, daemon=True).start()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                conn, addr = self.sock.accept()
+            except OSError:
+                return
+            self.accepted.append(addr)
+            conn.close()
+
+
+@pytest.fixture(scope="session")
+def host(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("host-secrets")
+    secret = "rlhub-secret-" + secrets.token_hex(8)
+    secret_file = tmp / "secret.txt"
+    secret_file.write_text(secret)
+    env_name = "RLHUB_TEST_SECRET"
+    os.environ[env_name] = secret
+
+    tcp = socket.socket()
+    tcp.bind(("127.0.0.1", 0))
+    tcp.listen(16)
+    abstract_name = "rlhub-test-" + secrets.token_hex(4)
+    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    abstract.bind("\0" + abstract_name)
+    abstract.listen(16)
+    unix_path = str(tmp / "host.sock")
+    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    unix.bind(unix_path)
+    unix.listen(16)
+    listeners = [_Listener(s) for s in (tcp, abstract, unix)]
+
+    lease = UidLease()  # the victim stands for a sibling sandbox: another slot's uid
+    victim = subprocess.Popen(["setpriv", f"--reuid={lease.uid}", f"--regid={lease.uid}", "--clear-groups", "sleep", "600"])
+    ctx = HostContext(
+        port=tcp.getsockname()[1], secret_env=env_name, secret_value=secret, secret_file=str(secret_file),
+        unix_path=unix_path, abstract_name=abstract_name, victim_pid=victim.pid,
+    )
+    yield ctx, listeners, victim, lease
+    victim.kill()
+    victim.wait()
+    lease.release()
+    for s in (tcp, abstract, unix):
+        s.close()
+    os.environ.pop(env_name, None)
+
+
+def sandbox_uid_processes(exclude=()) -> list[str]:
+    """Our descendants running as a sandbox uid (there must be none between tasks). Only our
+    own: other test runs on this machine may be using the sandbox at the same time."""
+    parent, info = {}, {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+            status = open(f"/proc/{pid}/status").read()
+        except OSError:
+            continue
+        parent[int(pid)] = int(stat.rsplit(")", 1)[1].split()[1])
+        info[int(pid)] = (int(status.split("\nUid:")[1].split()[1]), status.splitlines()[0])
+    me, found = os.getpid(), []
+    for pid, (uid, name) in info.items():
+        if pid in exclude or not UID_BASE <= uid < UID_BASE + UID_COUNT:
+            continue
+        p, seen = pid, 0
+        while p > 1 and seen < 64:
+            p, seen = parent.get(p, 0), seen + 1
+            if p == me:
+                found.append(f"{pid} uid={uid} {name}")
+                break
+    return found
+
+
+def assert_host_untouched(host_fixture) -> None:
+    ctx, listeners, victim, _ = host_fixture
+    assert all(not l.accepted for l in listeners), "a sandboxed program connected to a host listener"
+    assert victim.poll() is None, "the victim (sibling) process was killed"
+    assert open(ctx.secret_file).read() == ctx.secret_value
+    assert sandbox_uid_processes(exclude={victim.pid}) == [], "a sandboxed process outlived its task"
