@@ -142,7 +142,7 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
             if kind == "collected" and collected is None and isinstance(event.get("ids"), list):
                 collected = [str(i) for i in event["ids"]]
             elif kind == "collect_error":
-                collect_errors.append(str(event.get("message", ""))[:2000])
+                collect_errors.append(str(event.get("message", "")).replace(home + "/", "")[-2000:])
             elif kind == "start":
                 in_progress = str(event.get("id"))
             elif kind == "result":
@@ -151,7 +151,7 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
                 if event.get("outcome") != "passed" or event.get("wasxfail"):
                     if entry["outcome"] == "passed":  # the first failing phase says why
                         entry["outcome"] = "skipped" if event.get("outcome") == "skipped" else "failed"
-                        entry["message"] = str(event.get("message", ""))[:2000]
+                        entry["message"] = str(event.get("message", "")).replace(home + "/", "")[-2000:]
                 if event.get("when") == "teardown":
                     in_progress = None
             elif kind == "done":

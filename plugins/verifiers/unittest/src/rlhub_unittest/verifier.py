@@ -116,11 +116,22 @@ class UnitTests(Verifier):
         code = assemble(spec, response, self.config.extract)
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
+        return self._run(spec, {spec.solution_path: code}, ctx)
+
+    def verify_files(self, task, files: dict[str, str | bytes], ctx) -> Verdict:
+        """Grade a work dir the model wrote itself (a multi-turn session): `files` holds the
+        solution at `solution_path` and whatever else the model left there (a planted
+        conftest.py or pytest.py changes nothing). The task's fixtures overwrite same-named files."""
+        spec = TestSpec.from_hidden(task.hidden, self.config)
+        if spec.solution_path not in files:
+            return Verdict(0.0, False, details={"reason": f"no {spec.solution_path} in the work dir"})
+        return self._run(spec, dict(files), ctx)
+
+    def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx) -> Verdict:
         suite = suite_mod.build(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
                                 solution_module=spec.module_name)
         profile = ctx.profile
-        files = {name: text for name, text in spec.files.items()}
-        files[spec.solution_path] = code
+        files = {**model_files, **spec.files}
         modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in spec.files.items() if n.endswith(".py")}
         result = ctx.sandbox.call(profile, HARNESS, files=files, args={
             "module_source": suite.source, "solution_module": spec.module_name if spec.language == "python" else "",

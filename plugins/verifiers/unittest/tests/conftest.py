@@ -1,0 +1,66 @@
+"""Shared helpers: verify a response against hidden tests in the real sandbox (bwrap)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub import Label, Task, VerifyContext
+from hub.sandbox import get_sandbox
+from hub.verifier import grade
+from rlhub_unittest.plugin import PYTEST_PROFILE
+from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    return get_sandbox()  # refuses loudly (SandboxUnavailable) where bwrap cannot run
+
+
+def make_task(tests, **hidden) -> Task:
+    task = Task(prompt="Write the solution.", hidden={"tests": tests, **hidden})
+    task.label = Label(env="unittest/test-v1", seed=0)
+    return task
+
+
+@pytest.fixture
+def verify(sandbox):
+    """verify(tests, response, reward=..., extract=..., **hidden) -> Verdict (never raises)."""
+
+    def run(tests, response, *, reward="all_or_nothing", extract="auto", profile=PYTEST_PROFILE, **hidden):
+        verifier = UnitTests(UnitTestsConfig(reward=reward, extract=extract))
+        ctx = VerifyContext(profile=profile, _sandbox=sandbox)
+        return grade(verifier, None, make_task(tests, **hidden), response, ctx)
+
+    return run
+
+
+@pytest.fixture
+def verify_files(sandbox):
+    """Grade a work dir the model wrote (multi-turn): {name: text} with the solution in it."""
+
+    def run(tests, files, *, reward="all_or_nothing", **hidden):
+        verifier = UnitTests(UnitTestsConfig(reward=reward))
+        ctx = VerifyContext(profile=PYTEST_PROFILE, _sandbox=sandbox)
+        return verifier.verify_files(make_task(tests, **hidden), files, ctx)
+
+    return run
+
+
+@pytest.fixture
+def naive_pytest_passes(sandbox):
+    """What a naive grader would conclude: `python -m pytest` in the work dir exited 0.
+
+    Used to show that each reward hack below is real (it fools the naive way) before showing
+    that the verifier gives it nothing."""
+
+    def run(tests, files) -> bool:
+        r = sandbox.run(PYTEST_PROFILE, ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_hidden.py"],
+                        files={**files, "test_hidden.py": tests}, env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        assert r.infra_error is None, r.infra_error
+        return r.exit_code == 0
+
+    return run
+
+
+def fenced(code: str) -> str:
+    return f"Here is my solution:\n\n```python\n{code}```\n"
