@@ -112,27 +112,58 @@ def _cylinder_info(face, adaptor):
     return cyl.Radius(), foot, (dx, dy, dz), umax - umin, concave
 
 
+def _round(values, q: float) -> tuple:
+    return tuple(round(v / q) for v in values)
+
+
+def _surface_key(face, adaptor, kind: str, q: float):
+    """Identity of the underlying surface, so a face that OCC split in two counts once."""
+    if kind == "plane":
+        pln = adaptor.Plane()
+        n, p = pln.Axis().Direction(), pln.Location()
+        sign = -1.0 if face.Orientation() == TopAbs_REVERSED else 1.0
+        nx, ny, nz = sign * n.X(), sign * n.Y(), sign * n.Z()
+        return (_round((nx, ny, nz), 1e-4), round((nx * p.X() + ny * p.Y() + nz * p.Z()) / q))
+    if kind == "sphere":
+        sph = adaptor.Sphere()
+        c = sph.Location()
+        return _round((c.X(), c.Y(), c.Z(), sph.Radius()), q)
+    if kind == "cone":
+        cone = adaptor.Cone()
+        a, d = cone.Apex(), cone.Axis().Direction()
+        return (_round((a.X(), a.Y(), a.Z()), q), _round((abs(d.X()), abs(d.Y()), abs(d.Z()), cone.SemiAngle()), 1e-4))
+    if kind == "torus":
+        tor = adaptor.Torus()
+        c, d = tor.Location(), tor.Axis().Direction()
+        return (_round((c.X(), c.Y(), c.Z(), tor.MajorRadius(), tor.MinorRadius()), q),
+                _round((abs(d.X()), abs(d.Y()), abs(d.Z())), 1e-4))
+    return id(face)  # free-form surfaces: one per face
+
+
 def features(shape, diag: float) -> dict:
-    """Feature signature from the B-rep: face-type histogram, holes (full concave cylinders,
-    grouped by axis and radius, since OCC may split a bore into several faces), round edges
-    (partial cylinders, tori, spheres: fillets and rounded slot ends) and their radii."""
-    histogram: Counter = Counter()
+    """Feature signature from the B-rep: a histogram of distinct surfaces by type (faces that
+    OCC split, or coplanar faces, count once), holes (full concave cylinders, grouped by axis
+    and radius, since a bore may be several faces), round edges (partial cylinders, tori,
+    spheres: fillets and rounded slot ends) and their radii."""
+    surfaces: dict = {}
     groups: dict = {}
     fillet_radii = []
-    q = max(diag, 1e-9) * 1e-5  # rounding grid for grouping coaxial faces
+    q = max(diag, 1e-9) * 1e-5  # rounding grid for recognising the same surface
+    n_faces = 0
     for face in _faces(shape):
+        n_faces += 1
         adaptor = BRepAdaptor_Surface(face, True)
         kind = SURFACE_NAMES.get(adaptor.GetType(), "other")
-        histogram[kind] += 1
         if kind == "cylinder":
             radius, foot, direction, span, concave = _cylinder_info(face, adaptor)
-            key = (round(radius / q), *(round(c / q) for c in foot), *(round(c, 4) for c in direction), concave)
+            key = (round(radius / q), *_round(foot, q), *(round(c, 4) for c in direction), concave)
             entry = groups.setdefault(key, [radius, 0.0, concave])
             entry[1] += span
-        elif kind == "torus":
-            fillet_radii.append(adaptor.Torus().MinorRadius())
-        elif kind == "sphere":
-            fillet_radii.append(adaptor.Sphere().Radius())
+        else:
+            key = _surface_key(face, adaptor, kind, q)
+            if kind in ("torus", "sphere") and (kind, key) not in surfaces:
+                fillet_radii.append(adaptor.Torus().MinorRadius() if kind == "torus" else adaptor.Sphere().Radius())
+        surfaces[(kind, key)] = kind
     holes, bosses = [], []
     for radius, span, concave in groups.values():
         if span >= FULL_TURN:
@@ -140,8 +171,8 @@ def features(shape, diag: float) -> dict:
         else:
             fillet_radii.append(radius)
     return {
-        "face_types": dict(sorted(histogram.items())),
-        "n_faces": sum(histogram.values()),
+        "face_types": dict(sorted(Counter(surfaces.values()).items())),
+        "n_faces": n_faces,
         "n_edges": sum(1 for _ in _sub_shapes(shape, TopAbs_EDGE)),
         "holes": sorted(holes),
         "bosses": sorted(bosses),

@@ -6,8 +6,8 @@ Each check scores in [0, 1]:
   2% of the reference radius, falling linearly to 0 at 20%; divided by the larger count.
 - `fillets`: the same over round edges (partial cylinders, tori, spheres of radius at most a
   fifth of the part's size), so both a missing fillet and a wrong radius cost.
-- `face_types`: histogram intersection of surface types (plane, cylinder, cone, ...):
-  sum(min) / sum(max) over the counts.
+- `face_types`: histogram intersection of distinct surfaces by type (plane, cylinder, cone,
+  ...; a face OCC split in two counts once): sum(min) / sum(max) over the counts.
 - `teeth`: lobes around the z axis (gear teeth, splines, heat-sink fins), counted on the
   mesh's mid-height section; min/max of the counts. Only when a task asks for it.
 """

@@ -1,9 +1,9 @@
 """Geometric agreement between a candidate part and the reference, each in [0, 1].
 
 - `iou`: exact volumetric intersection over union, by a manifold3d mesh boolean.
-- `chamfer`: symmetric mean surface distance over seeded surface samples, relative to the
-  reference's bounding-box diagonal, minus the expected sampling noise (the mean nearest-
-  neighbour distance of a surface sample of that density), mapped by exp(-d / tau).
+- `chamfer`: symmetric mean surface distance between seeded surface samples (point-to-plane
+  against a dense sample of the other surface, which removes the sampling noise of plain
+  point-to-point Chamfer), relative to the reference's bounding-box diagonal, as exp(-d / tau).
 - `dims`: agreement of bounding-box extents, volume and area (mean of min/max ratios).
 """
 
@@ -28,20 +28,22 @@ def iou(a: PartMesh, b: PartMesh) -> float:
 
 
 class SurfaceSample:
-    """Seeded area-weighted surface points of a mesh plus a KD-tree over a denser sample."""
+    """Seeded, area-weighted surface points of a mesh, and a KD-tree over a denser sample whose
+    points remember their triangle's normal (for point-to-plane distances)."""
 
     def __init__(self, mesh: PartMesh, n_query: int, n_target: int) -> None:
         tm = mesh.trimesh
         self.area = float(tm.area)
-        self.query = self._sample(tm, n_query, SEED)
-        target = np.vstack([self._sample(tm, n_target, SEED + 1), tm.vertices])
+        self.query, _ = self._sample(tm, n_query, SEED)
+        target, faces = self._sample(tm, n_target, SEED + 1)
         self.tree = cKDTree(target)
-        # Expected distance from a point on the surface to the nearest of `n_target` uniform
-        # samples (2-D Poisson process): 1 / (2 sqrt(density)). It is the score's noise floor.
-        self.noise = 0.5 * math.sqrt(self.area / n_target)
+        self.target = target
+        self.normals = np.asarray(tm.face_normals)[faces]
+        # Typical spacing of the dense sample: in-plane offsets up to it are sampling, not shape.
+        self.spacing = math.sqrt(self.area / n_target)
 
     @staticmethod
-    def _sample(tm, n: int, seed: int) -> np.ndarray:
+    def _sample(tm, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         rng = np.random.default_rng(seed)
         tri = tm.triangles
         weights = tm.area_faces / tm.area_faces.sum()
@@ -49,19 +51,26 @@ class SurfaceSample:
         r1, r2 = rng.random(n), rng.random(n)
         s = np.sqrt(r1)
         a, b, c = tri[idx, 0], tri[idx, 1], tri[idx, 2]
-        return a * (1 - s)[:, None] + b * (s * (1 - r2))[:, None] + c * (s * r2)[:, None]
+        return a * (1 - s)[:, None] + b * (s * (1 - r2))[:, None] + c * (s * r2)[:, None], idx
+
+    def distances(self, points: np.ndarray) -> np.ndarray:
+        """Approximate distance of each point to this surface: the offset from the nearest
+        sample along its triangle's normal (exact on flat regions, no sampling noise), plus any
+        in-plane offset beyond the sample spacing (a point past the surface's edge)."""
+        _, nearest = self.tree.query(points, k=1)
+        offset = points - self.target[nearest]
+        normal = np.einsum("ij,ij->i", offset, self.normals[nearest])
+        tangent = np.sqrt(np.maximum(0.0, np.einsum("ij,ij->i", offset, offset) - normal**2))
+        return np.hypot(normal, np.maximum(0.0, tangent - self.spacing))
 
 
-def chamfer_distance(a: SurfaceSample, b: SurfaceSample) -> tuple[float, float]:
-    """(symmetric mean distance, its noise floor), in model units."""
-    d_ab = float(b.tree.query(a.query, k=1)[0].mean())
-    d_ba = float(a.tree.query(b.query, k=1)[0].mean())
-    return (d_ab + d_ba) / 2, (a.noise + b.noise) / 2
+def chamfer_distance(a: SurfaceSample, b: SurfaceSample) -> float:
+    """Symmetric mean surface distance, in model units."""
+    return float((b.distances(a.query).mean() + a.distances(b.query).mean()) / 2)
 
 
-def chamfer_score(distance: float, noise: float, scale: float, tau: float) -> float:
-    excess = max(0.0, distance - noise) / scale
-    return math.exp(-excess / tau)
+def chamfer_score(distance: float, scale: float, tau: float) -> float:
+    return math.exp(-(distance / scale) / tau)
 
 
 def _ratio(x: float, y: float) -> float:

@@ -23,7 +23,7 @@ import cadquery
 
 from . import brep, policy
 
-RUNNER_VERSION = 1  # bump when measurements change: it keys the reference cache
+RUNNER_VERSION = 2  # bump when measurements change: it keys the reference cache
 _SHAPE_TYPES = (cadquery.Solid, cadquery.Compound)
 _MODULES = {"cadquery": cadquery, "math": math}
 

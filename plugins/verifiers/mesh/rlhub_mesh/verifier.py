@@ -31,7 +31,7 @@ from .extract import extract_script
 from .meshes import BadMesh, PartMesh, decode
 
 RUNNER = "rlhub_mesh.runner:build"
-RUNNER_VERSION = 1  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
+RUNNER_VERSION = 2  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
 _REFERENCES = cache.LRU(size=128)
 
 
@@ -52,7 +52,7 @@ class MeshIoUConfig(VerifierConfig):
     invariance: Literal["none", "rotation", "scale", "rotation+scale"] = "none"
     features: tuple[str, ...] | None = None  # default checks when the task names none
     chamfer_points: int = Field(4096, ge=256, description="seeded query points per surface")
-    chamfer_target_points: int = Field(32768, ge=1024, description="dense points each surface is queried against")
+    chamfer_target_points: int = Field(16384, ge=1024, description="dense points each surface is queried against")
     chamfer_tau: float = Field(0.02, gt=0, description="Chamfer distance (per unit of size) scoring 1/e")
     linear_tolerance: float = Field(1e-3, gt=0, le=0.05, description="tessellation deflection / part size")
     angular_tolerance: float = Field(0.2, gt=0, le=1.0)
@@ -244,11 +244,11 @@ class MeshIoU(Verifier):
             chamfer = 1.0
         else:
             cand_part = cand if moved is cand.mesh else Part(cand.built, moved)
-            distance, noise = metrics.chamfer_distance(
+            distance = metrics.chamfer_distance(
                 ref.sample(c.chamfer_points, c.chamfer_target_points),
                 cand_part.sample(c.chamfer_points, c.chamfer_target_points),
             )
-            chamfer = metrics.chamfer_score(distance, noise, ref.props["diag"], c.chamfer_tau)
+            chamfer = metrics.chamfer_score(distance, ref.props["diag"], c.chamfer_tau)
         if mode == "none":
             dims = metrics.dims(ref.props, cand.props)
         else:  # extents only mean something in a shared frame: measure both meshes as aligned
