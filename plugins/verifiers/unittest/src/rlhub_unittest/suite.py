@@ -124,16 +124,19 @@ def _sentinel(rng: random.Random, taken: set[str], solution_module: str, name: s
     theirs, it imports the solution) so that code which fakes results cannot single it out."""
     while name is None or name in taken:
         name = f"test_{rng.choice(_SENTINEL_WORDS)}_{rng.choice(_SENTINEL_WORDS)}_{rng.randrange(10, 99)}"
-    src = (f"def {name}():\n    import {solution_module} as _s\n"
-           f"    assert _s.__name__ == {solution_module + '_' + format(rng.getrandbits(40), 'x')!r}\n")
+    module = solution_module or "os"  # bash/sql tasks have no Python module to import
+    src = (f"def {name}():\n    import {module} as _s\n"
+           f"    assert _s.__name__ == {module + '_' + format(rng.getrandbits(40), 'x')!r}\n")
     return name, ast.parse(src).body[0]
 
 
 def build(tests: str, style: str, *, entry_point: str | None = None, test_ids: list[str] | None = None,
-          solution_module: str = "solution", rng: random.Random | None = None) -> Suite:
+          solution_module: str | None = "solution", rng: random.Random | None = None) -> Suite:
     rng = rng or random.SystemRandom()
     sentinel_name = None
     if style == "check":
+        if not solution_module:
+            raise SuiteError("check-style tests need a Python solution module")
         cases = len(check_module(tests, entry_point, solution_module)[1])
         slot = rng.randint(1, cases + 1)
         source, ids = check_module(tests, entry_point, solution_module, skip_number=slot)

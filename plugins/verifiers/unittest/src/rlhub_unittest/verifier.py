@@ -128,13 +128,14 @@ class UnitTests(Verifier):
         return self._run(spec, dict(files), ctx)
 
     def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx) -> Verdict:
+        python_module = spec.module_name if spec.language == "python" else None
         suite = suite_mod.build(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
-                                solution_module=spec.module_name)
+                                solution_module=python_module)
         profile = ctx.profile
         files = {**model_files, **spec.files}
         modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in spec.files.items() if n.endswith(".py")}
         result = ctx.sandbox.call(profile, HARNESS, files=files, args={
-            "module_source": suite.source, "solution_module": spec.module_name if spec.language == "python" else "",
+            "module_source": suite.source, "solution_module": python_module or "",
             "solution_file": spec.solution_path, "modules": modules,
             "deadline_s": max(1.0, profile.wall_timeout_s * 0.85 - 0.5),
             "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4),
