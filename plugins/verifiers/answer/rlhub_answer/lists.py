@@ -15,6 +15,8 @@ from scipy.optimize import linear_sum_assignment
 # Items are separated by ";", new lines / bullets, "and", or a comma followed by a space (so
 # "1,234" stays one number).
 _SPLIT = re.compile(r"\s*(?:;|\n\s*(?:[-*•]|\d+[.)])?\s*|,\s+(?:and\s+)?|\s+and\s+|\s*&\s*)\s*")
+# A writer who separates with semicolons or lines may have commas inside items ("Housing, steel").
+_SPLIT_STRONG = re.compile(r"\s*(?:;|\n\s*(?:[-*•]|\d+[.)])?\s*)\s*")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
@@ -23,7 +25,8 @@ def split_items(text: str, max_items: int = 200) -> list[str] | None:
     text = text.strip().strip("[]").strip()
     if not text:
         return []
-    items = [_BULLET.sub("", part).strip().strip("'\"").strip() for part in _SPLIT.split(_BULLET.sub("", text))]
+    splitter = _SPLIT_STRONG if (";" in text or "\n" in text) else _SPLIT
+    items = [_BULLET.sub("", part).strip().strip("'\"").strip() for part in splitter.split(_BULLET.sub("", text))]
     items = [item for item in items if item]
     return items if len(items) <= max_items else None
 

@@ -62,6 +62,7 @@ def test_list_aligned_f1_by_hand():
     assert aligned_f1(["B", "A"], ["A", "B"], same) == 1.0
     assert split_items("North, South and East") == ["North", "South", "East"]
     assert split_items("- 1,234\n- 5,678") == ["1,234", "5,678"]
+    assert split_items("Housing, steel; Fan") == ["Housing, steel", "Fan"]
 
 
 @pytest.mark.parametrize("response, want", [

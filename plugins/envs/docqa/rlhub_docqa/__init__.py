@@ -1,0 +1,1 @@
+"""rlhub-docqa: sample a consistent world, render it as a document, ask computed questions."""
