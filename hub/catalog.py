@@ -113,11 +113,30 @@ class Catalog:
     def _select(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
         if entry.dataset is not None:
             return [self._dataset_spec(i, entry)]
+        specs = self._match(i, entry)
+        if entry.source:
+            self._check_source(i, entry, specs)
+        return specs
+
+    def _check_source(self, i: int, entry: EnvEntry, specs: list[EnvSpec]) -> None:
+        """An entry pinned to a Hub release runs only with exactly that release installed."""
+        release = entry.source.split("#", 1)[0].removeprefix("hf://")
+        want = release.split("@", 1)[1].lstrip("v")
+        where = self.registry.where("environments", i, "source")
+        if not specs:
+            raise RegistryError(f"{where}: environments[{i}]: {entry.id!r} comes from {entry.source}, which is not "
+                                f"installed: run `rlhub install {release} --trust` (or `rlhub install --from-registry`)")
+        wrong = sorted({f"{s.distribution} {s.version}" for s in specs if s.version != want})
+        if wrong:
+            raise RegistryError(f"{where}: environments[{i}]: the registry pins {entry.source} but {', '.join(wrong)} "
+                                f"is installed: run `rlhub install {release} --trust`")
+
+    def _match(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
         pattern = entry.id
         ids = sorted(self.plugins.envs)
         if any(ch in pattern for ch in "*?["):
             matched = [env_id for env_id in ids if fnmatch.fnmatchcase(env_id, pattern)]
-            if not matched and not entry.optional:
+            if not matched and not entry.optional and not entry.source:
                 raise RegistryError(
                     f"{self.registry.where('environments', i, 'id')}: environments[{i}].id: "
                     f"glob {pattern!r} matches no installed environment "
@@ -125,7 +144,7 @@ class Catalog:
                 )
             return [self.plugins.envs[m] for m in matched]
         if pattern not in self.plugins.envs:
-            if entry.optional:
+            if entry.optional or entry.source:
                 return []
             raise UnknownEnvironment(
                 f"{self.registry.where('environments', i, 'id')}: environments[{i}].id: "

@@ -90,6 +90,16 @@ class EnvEntry(_Strict):
     tags: list[str] = Field(default_factory=list)
     limits: Limits = Field(default_factory=Limits)
     optional: bool = Field(False, description="a glob that matches nothing is not an error")
+    source: Optional[str] = Field(None, description="hf://ORG/NAME@vX.Y.Z[#sha256=...]: the Hub release providing it")
+
+    @field_validator("source")
+    @classmethod
+    def _source(cls, v: Optional[str]) -> Optional[str]:
+        import re
+
+        if v is not None and not re.match(r"^hf://[\w.-]+/[\w.-]+@v?[\w.+-]+(#sha256=[0-9a-f]{64})?$", v):
+            raise ValueError("expected hf://ORG/NAME@vX.Y.Z (optionally #sha256=HEX)")
+        return v
 
     @model_validator(mode="after")
     def _one_kind(self) -> "EnvEntry":
