@@ -26,7 +26,7 @@ WORK_DIR = "/sandbox"  # not /work: hosts (like this repo's CI) keep checkouts t
 
 @functools.lru_cache(maxsize=1)
 def bwrap_path() -> str:
-    path = shutil.which("bwrap") or ("/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap") else None)
+    path = shutil.which("bwrap")
     if path is None:
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is not installed: install the Debian package `bubblewrap`. "

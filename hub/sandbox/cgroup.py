@@ -49,6 +49,8 @@ class MemoryCgroup:
     @classmethod
     def create(cls) -> "MemoryCgroup | None":
         global _PARENT
+        if os.environ.get("RLHUB_SANDBOX_CGROUP", "1") == "0":  # operators' switch (and tests'): rlimits only
+            return None
         if _PARENT is False:
             _PARENT = _own_parent()
         if not _PARENT:

@@ -38,8 +38,12 @@ class WarmPool:
             while True:
                 if self._closed:
                     raise SandboxUnavailable("the sandbox has been shut down")
-                if self._idle[key]:
-                    return self._idle[key].pop()
+                while self._idle[key]:
+                    worker = self._idle[key].pop()
+                    if worker.alive:
+                        return worker
+                    self._count[key] -= 1  # died while idle: replace it
+                    worker.close()
                 if self._count[key] < self.size:
                     self._count[key] += 1
                     break

@@ -25,7 +25,7 @@ from .cgroup import MemoryCgroup
 from .profile import Profile
 from .result import RunResult, SandboxUnavailable
 from .seccomp_filter import filter_bpf
-from .supervisor import recv, send
+from .supervisor import recv, safe_relpath, send
 from .uids import UidLease
 
 SUPERVISOR_SOURCE = Path(_supervisor_module.__file__).read_text()
@@ -139,6 +139,8 @@ class SandboxProcess:
     def _run_task(self, profile, argv, func, args, files, stdin, env) -> RunResult:
         if isinstance(stdin, str):
             stdin = stdin.encode()
+        for name in files or {}:
+            safe_relpath(name)  # raises ValueError for absolute paths and `..`
         memory = profile.memory_mb << 20
         if self.cgroup:  # the task gets memory_mb on top of what the (warm) supervisor holds now
             self.cgroup.set_limit(self.cgroup.usage() + memory + (16 << 20))

@@ -374,6 +374,7 @@ def supervise_task(msg, out_fd, err_fd, bpf):
     marks = [("start", time.monotonic())]
     check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS), "unshare")
     mount(None, "/", None, MS_REC | MS_PRIVATE)
+    check(libc.sethostname(b"sandbox", 7), "sethostname")  # the host's name is none of its business
     size = lim["tmpfs_bytes"]
     mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
     mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")

@@ -1,0 +1,205 @@
+"""The sandbox's contract with real bwrap: results, isolation facts, warm pool, sessions, clean-up."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import pytest
+
+from hub.sandbox import Profile, RunResult, Sandbox, SandboxUnavailable, get_sandbox
+from hub.sandbox.bwrap import bwrap_path
+from hub.sandbox.pool import _key
+from hub.sandbox.hostile import PROBE, STATE_LEFT_BEHIND
+from hub.sandbox.uids import UID_BASE, UID_COUNT
+
+from .conftest import TIGHT, sandbox_uid_processes
+
+WARM = TIGHT.merged(name="tight-warm", preload=("hub.sandbox.selftest",))
+STATUS = "print(open('/proc/self/status').read())"
+
+
+def _status_fields(text: str) -> dict[str, str]:
+    return dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
+
+
+def test_run_returns_a_typed_result(sandbox):
+    code = "import sys\nprint('out', sys.stdin.read())\nprint('err', file=sys.stderr)\nopen('a.txt', 'w').write('A')\nsys.exit(3)"
+    r = sandbox.run(TIGHT, ["python3", "main.py"], files={"main.py": code}, stdin="in")
+    assert isinstance(r, RunResult)
+    assert (r.exit_code, r.signal, r.timed_out, r.oom, r.infra_error) == (3, None, False, False, None)
+    assert r.stdout == "out in\n" and r.stderr == "err\n"
+    assert r.files == {"a.txt": b"A"}  # collect: **/*.txt; main.py is not collected
+    assert 0 < r.duration_s < TIGHT.wall_timeout_s
+    assert r.memory_limit in ("cgroup", "rlimit")
+
+
+def test_task_has_no_privileges(sandbox):
+    r = sandbox.run(TIGHT, ["python3", "-c", STATUS])
+    f = _status_fields(r.stdout)
+    uid = int(f["Uid"].split()[0])
+    assert UID_BASE <= uid < UID_BASE + UID_COUNT and set(f["Uid"].split()) == {str(uid)}
+    assert f["Groups"].strip() == ""
+    for cap in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
+        assert int(f[cap], 16) == 0, cap
+    assert f["NoNewPrivs"] == "1" and f["Seccomp"] == "2"
+
+
+def test_filesystems_are_read_only_or_sized(sandbox):
+    code = """
+import os
+for d in ("/", "/usr", "/tmp", "/dev/shm", "."):
+    st = os.statvfs(d)
+    print(d, bool(st.f_flag & os.ST_RDONLY), st.f_blocks * st.f_frsize)
+print(sorted(os.listdir("/")))
+"""
+    r = sandbox.run(TIGHT, ["python3", "-c", code])
+    lines = {l.split()[0]: l.split()[1:] for l in r.stdout.splitlines()[:5]}
+    assert lines["/"][0] == "True" and lines["/usr"][0] == "True"
+    for d in ("/tmp", "/dev/shm", "."):
+        assert lines[d][0] == "False" and int(lines[d][1]) == TIGHT.tmpfs_mb << 20, d
+    assert "root" in r.stdout and "home" not in r.stdout  # only what we mount exists
+
+
+def test_no_network_and_own_hostname(sandbox):
+    code = "import socket, os\nprint(socket.gethostname())\nprint(socket.if_nameindex())"
+    r = sandbox.run(TIGHT, ["python3", "-c", code])
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[0] != socket_hostname()
+    assert "'lo'" in r.stdout and "eth" not in r.stdout
+
+
+def socket_hostname() -> str:
+    import socket
+
+    return socket.gethostname()
+
+
+def test_timeout_signal_and_missing_program(sandbox):
+    r = sandbox.run(TIGHT.merged(wall_timeout_s=0.5), ["sleep", "30"])
+    assert r.timed_out and r.signal == 9 and r.exit_code is None and r.duration_s < 1.5
+    r = sandbox.run(TIGHT, ["sh", "-c", "kill -SEGV $$"])
+    assert r.signal == 11 and r.exit_code is None
+    r = sandbox.run(TIGHT, ["no-such-program"])
+    assert r.exit_code == 127 and "no-such-program" in r.stderr and r.infra_error is None
+
+
+def test_output_is_capped_and_flagged(sandbox):
+    r = sandbox.run(TIGHT, ["python3", "-c", "import sys\nprint('o' * 100000)\nprint('e' * 100000, file=sys.stderr)"])
+    assert r.stdout_truncated and r.stderr_truncated
+    assert len(r.stdout) == len(r.stderr) == TIGHT.output_bytes
+
+
+def test_bad_file_names_are_refused(sandbox):
+    for name in ("../x", "/etc/x", "a/../../x"):
+        with pytest.raises(ValueError):
+            sandbox.run(TIGHT, ["true"], files={name: "x"})
+
+
+def test_call_returns_value_and_reports_errors(sandbox):
+    r = sandbox.call(WARM, "hub.sandbox.selftest:echo", files={"in.txt": "x"}, args={"n": 1})
+    assert r.exit_code == 0 and r.value["args"] == {"n": 1} and r.value["files"] == ["in.txt"]
+    assert r.value["cwd"] == "/sandbox" and UID_BASE <= r.value["uid"] < UID_BASE + UID_COUNT
+    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": "raise KeyError('boom')"},
+                     args={"path": "main.py"})
+    assert r.exit_code == 1 and "KeyError: 'boom'" in r.stderr and r.value is None
+    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": "import sys; print('hi'); sys.exit(4)"},
+                     args={"path": "main.py"})
+    assert r.exit_code == 4 and r.stdout == "hi\n"
+    with pytest.raises(ValueError):
+        sandbox.call(WARM, "no colon here")
+
+
+def test_nothing_carries_over_between_warm_tasks(sandbox):
+    first = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": STATE_LEFT_BEHIND},
+                         args={"path": "main.py"})
+    assert "left state behind" in first.stdout, first.stderr
+    check = PROBE + "\nimport json, random\nprint(json.dumps([1]), random.random())\n"
+    seen = set()
+    for _ in range(2):
+        r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"probe.py": check}, args={"path": "probe.py"})
+        lines = r.stdout.splitlines()
+        assert lines[0] == "CLEAN", r.stdout + r.stderr
+        assert lines[1].startswith("[1] "), "a module patched by an earlier task is still patched"
+        seen.add(lines[1])
+    assert len(seen) == 2, "random state is replayed from task to task"
+
+
+def test_warm_worker_recycled_after_k_tasks_and_after_death(sandbox):
+    profile = WARM.merged(name="recycle", recycle_after=2, preload=("hub.sandbox.selftest", "json"))  # own workers
+    workers = []
+    for _ in range(3):
+        sandbox.call(profile, "hub.sandbox.selftest:echo")
+        idle = sandbox.pool._idle[_key(profile, "hub.sandbox.selftest:echo")]
+        workers.append(idle[-1] if idle else None)
+    assert workers[0] is not None and workers[1] is None and workers[2] is not workers[0]
+    workers[2].kill()  # a worker that died while idle is replaced, not used
+    r = sandbox.call(profile, "hub.sandbox.selftest:echo")
+    assert r.exit_code == 0 and r.infra_error is None
+
+
+def test_session_keeps_its_work_dir_between_runs(sandbox):
+    with sandbox.session(TIGHT) as s:
+        s.write_files({"a.py": "open('out.txt', 'a').write('x')\nimport os\nos.symlink('/etc/passwd', 'link.txt')"})
+        assert s.run(["python3", "a.py"]).exit_code == 0
+        r = s.run(["sh", "-c", "cat out.txt; ls /tmp"])
+        assert r.stdout == "x"
+        files = s.read_files(["out.txt", "a.py", "link.txt", "missing"])
+        assert set(files) == {"out.txt", "a.py"}  # symlinks are never followed
+        with pytest.raises(ValueError):
+            s.read_files(["../etc/passwd"])
+    assert sandbox_uid_processes() == []
+
+
+def test_concurrent_runs_use_distinct_uids(sandbox):
+    results: list[RunResult] = []
+
+    def go():
+        results.append(sandbox.run(TIGHT, ["python3", "-c", "import os; print(os.getuid())"]))
+
+    threads = [threading.Thread(target=go) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.exit_code == 0 for r in results)
+    assert len({r.stdout for r in results}) == 4
+
+
+def test_cold_run_leaves_nothing_behind(sandbox):
+    from hub.sandbox.cgroup import _own_parent
+
+    parent = _own_parent()
+    before = set(os.listdir(parent[1])) if parent else set()
+    sandbox.run(TIGHT, ["sh", "-c", "(sleep 100 &) ; setsid sleep 100 & echo started"])
+    assert sandbox_uid_processes() == []
+    if parent:
+        assert set(os.listdir(parent[1])) == before, "a cgroup was left behind"
+
+
+def test_rlimit_fallback_is_reported(monkeypatch):
+    monkeypatch.setenv("RLHUB_SANDBOX_CGROUP", "0")
+    sb = Sandbox(pool_size=1)
+    try:
+        r = sb.run(TIGHT, ["python3", "-c", "x = bytearray(512 << 20)"])
+        assert r.memory_limit == "rlimit" and r.exit_code != 0 and r.oom and "MemoryError" in r.stderr
+    finally:
+        sb.shutdown()
+
+
+def test_refuses_without_bwrap(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    bwrap_path.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailable, match="bubblewrap"):
+            Sandbox().run(TIGHT, ["true"])
+    finally:
+        monkeypatch.undo()
+        bwrap_path.cache_clear()
+
+
+def test_get_sandbox_is_shared():
+    assert get_sandbox() is get_sandbox()
+    r = get_sandbox().run(Profile(), ["python3", "-c", "import json; print(json.dumps({'ok': 1}))"])
+    assert json.loads(r.stdout) == {"ok": 1}
