@@ -89,11 +89,14 @@ def defines(code: str, name: str | None) -> bool:
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body)
 
 
-def assemble(spec: TestSpec, response: str, mode: str) -> str | None:
-    """The solution file: extracted code, with the prompt's prefix before a bare completion."""
-    if spec.style != "check" or not spec.prompt_prefix:
+def assemble(spec: TestSpec, response: str, mode: str, prompt: object = None) -> str | None:
+    """The solution file: extracted code, with the prompt's prefix before a bare completion.
+
+    The prefix is hidden['prompt_prefix'], else (HumanEval data declared in a registry) the
+    prompt itself when it is Python code."""
+    prefix = spec.prompt_prefix or (prompt if isinstance(prompt, str) and python_parses(prompt) else "")
+    if spec.style != "check" or not prefix:
         return extract_code(response, spec.language, mode)  # type: ignore[arg-type]
-    prefix = spec.prompt_prefix
 
     def joined(code: str) -> str:
         # A whole function redefines the prompt's stub after it; a completion continues the prompt.
@@ -113,7 +116,7 @@ class UnitTests(Verifier):
         spec = TestSpec.from_hidden(task.hidden, self.config)
         if len(response) > self.config.max_response_chars:
             return Verdict(0.0, False, details={"reason": f"response longer than {self.config.max_response_chars} chars"})
-        code = assemble(spec, response, self.config.extract)
+        code = assemble(spec, response, self.config.extract, task.prompt)
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
         return self._run(spec, {spec.solution_path: code}, ctx)
