@@ -15,7 +15,7 @@ LANGUAGE_TAGS: dict[str, tuple[str, ...]] = {
 
 # An opening fence (``` or ~~~, optional info string), the body, and the matching close or the
 # end of the text (a response cut off by the token limit still has its code).
-_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*(?P<tag>[\w+.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*(?P=fence)[ \t]*$|\Z)",
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<tag>[\w+.-]*)[^\n]*\n(?P<body>.*?)(?:^[ \t]*(?P=fence)[ \t]*$|\Z)",
                     re.MULTILINE | re.DOTALL)
 # Reasoning models wrap their scratch work in <think>...</think>; code in there is not the answer.
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
@@ -25,7 +25,15 @@ Mode = Literal["auto", "last_block", "whole"]
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
     """(lower-cased tag, body) of every fenced block, in order."""
-    return [(m["tag"].lower(), m["body"]) for m in _FENCE.finditer(text)]
+    # A fence indented inside a list item indents its body as much: strip that much, no more
+    # (a HumanEval completion's own indentation must survive).
+    return [(m["tag"].lower(), _unindent(m["body"], m["indent"])) for m in _FENCE.finditer(text)]
+
+
+def _unindent(body: str, indent: str) -> str:
+    if not indent:
+        return body
+    return "".join(line[len(indent):] if line.startswith(indent) else line for line in body.splitlines(True))
 
 
 def python_parses(code: str) -> bool:
