@@ -73,6 +73,7 @@ def host(tmp_path_factory):
 
     lease = UidLease()  # the victim stands for a sibling sandbox: another slot's uid
     victim = subprocess.Popen(["setpriv", f"--reuid={lease.uid}", f"--regid={lease.uid}", "--clear-groups", "sleep", "600"])
+    VICTIMS.add(victim.pid)
     ctx = HostContext(
         port=tcp.getsockname()[1], secret_env=env_name, secret_value=secret, secret_file=str(secret_file),
         unix_path=unix_path, abstract_name=abstract_name, victim_pid=victim.pid,
@@ -84,6 +85,9 @@ def host(tmp_path_factory):
     for s in (tcp, abstract, unix):
         s.close()
     os.environ.pop(env_name, None)
+
+
+VICTIMS: set[int] = set()  # host processes the tests started under a sandbox uid on purpose
 
 
 def sandbox_uid_processes(exclude=()) -> list[str]:
@@ -102,7 +106,7 @@ def sandbox_uid_processes(exclude=()) -> list[str]:
         info[int(pid)] = (int(status.split("\nUid:")[1].split()[1]), status.splitlines()[0])
     me, found = os.getpid(), []
     for pid, (uid, name) in info.items():
-        if pid in exclude or not UID_BASE <= uid < UID_BASE + UID_COUNT:
+        if pid in exclude or pid in VICTIMS or not UID_BASE <= uid < UID_BASE + UID_COUNT:
             continue
         p, seen = pid, 0
         while p > 1 and seen < 64:
