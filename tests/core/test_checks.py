@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import make_plugin_dist, run_rlhub
+from rlhub_cli_helpers import make_plugin_dist, run_rlhub
 
 BROKEN = '''
 import random as global_random

@@ -1,6 +1,6 @@
 import json
 
-from conftest import run_rlhub
+from rlhub_cli_helpers import run_rlhub
 
 LABEL = '{"env": "arith/mul-v1", "seed": 11}'
 
