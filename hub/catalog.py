@@ -39,7 +39,8 @@ class ResolvedEnv:
     max_turns: int
     max_tasks: int | None = None
     where: str = ""  # registry file:line of the entry that selected it
-    extra: dict[str, Any] = field(default_factory=dict)
+    env_config: dict[str, Any] = field(default_factory=dict)
+    _env: Environment | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:
@@ -51,7 +52,15 @@ class ResolvedEnv:
 
     @property
     def env(self) -> Environment:
-        return self.spec.make()
+        """The environment instance; built with the registry's `env_config` when it has one."""
+        if not self.env_config:
+            return self.spec.make()
+        if self._env is None:
+            try:
+                self._env = self.spec.factory(self.spec.id, **self.env_config)
+            except TypeError as exc:
+                raise RegistryError(f"{self.where}: env_config for {self.spec.id} was not accepted: {exc}") from None
+        return self._env
 
     @property
     def num_tasks(self) -> int | None:
@@ -201,7 +210,7 @@ class Catalog:
             spec=spec, verifier=vspec.cls(config), identity=identity, profile=self.profiles[pname],
             weight=weight, tags=tuple(dict.fromkeys((*spec.tags, *entry.tags))),
             max_turns=entry.limits.max_turns or spec.max_turns, max_tasks=entry.limits.max_tasks,
-            where=where,
+            where=where, env_config=dict(entry.env_config),
         )
 
     # -- use ----------------------------------------------------------------------------------

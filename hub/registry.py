@@ -85,6 +85,7 @@ class EnvEntry(_Strict):
     dataset: Optional[DatasetSource] = None
     verifier: Optional[str] = None
     verifier_config: dict[str, Any] = Field(default_factory=dict)
+    env_config: dict[str, Any] = Field(default_factory=dict, description="keyword arguments for the environment's factory")
     profile: Optional[str] = None
     weight: float = Field(1.0, ge=0)
     tags: list[str] = Field(default_factory=list)

@@ -143,3 +143,16 @@ def test_dataset_environment_errors(tmp_path):
           - dataset: {id: mydata/x-v1, columns: {prompt: q}}
             verifier: exact_match
     """)
+
+
+def test_env_config_reaches_the_factory(tmp_path):
+    cat = load(tmp_path, """
+        environments:
+          - id: arith/add-v1
+            env_config: {op: mul}
+    """)
+    task = cat.task('{"env": "arith/add-v1", "seed": 1}')
+    assert "*" in task.prompt
+    bad = load(tmp_path, "environments:\n  - id: arith/add-v1\n    env_config: {colour: red}\n")
+    with pytest.raises(RegistryError, match="env_config for arith/add-v1 was not accepted"):
+        bad.task('{"env": "arith/add-v1", "seed": 1}')
