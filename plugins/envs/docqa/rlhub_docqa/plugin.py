@@ -34,10 +34,11 @@ def env_ids() -> list[tuple[str, dict]]:
 
 
 def _factory(params: dict):
-    def make(env_id: str):
+    def make(env_id: str, **env_config):
+        """env_config (from registry.yaml) overrides, e.g. `env_config: {target_tokens: 32000}`."""
         from .env import DocQA  # imported on first use: registering costs nothing
 
-        return DocQA(env_id, **params)
+        return DocQA(env_id, **{**params, **env_config})
 
     return make
 
