@@ -67,6 +67,13 @@ def fenced(code: str, language: str) -> str:
     return f"```{FENCE[language]}\n{code.strip()}\n```\n"
 
 
+def one_test_per_case(n: int, fixture: str = "") -> str:
+    """One named test function per case (not a parametrized one): the verifier counts test
+    functions, so `reward: fraction` then means the fraction of cases passed."""
+    args = f", {fixture}" if fixture else ""
+    return "".join(f"\n\ndef test_case{i}({fixture}):\n    check({i}{args})\n" for i in range(n))
+
+
 # -- Python function families ---------------------------------------------------------------
 
 @lru_cache(maxsize=512)
@@ -105,8 +112,7 @@ def same(got, want):
     return got == want
 
 
-@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"case{{i}}" for i in range(len(CASES))])
-def test_case(index):
+def check(index):
     args = copy.deepcopy(CASES[index])
     got = {entry}(*args)
     assert same(got, EXPECTED[index]), f"{entry}{{tuple(CASES[index])!r}} returned {{got!r}}, expected {{EXPECTED[index]!r}}"
@@ -123,6 +129,7 @@ def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cas
     full = prompt.strip() + (f"\n\nExample:\n```\n{examples}\n```" if show else "")
     full += "\n\nReply with the complete module in one ```python block."
     tests = _FUNCTION_TESTS.format(entry=entry, cases=[list(c) for c in cases], expected=expected, tol=tol)
+    tests += one_test_per_case(len(cases))
     return Spec(full, reference, tests, wrong, files=files or {})
 
 
@@ -149,8 +156,7 @@ def lines(text):
     return [line.rstrip() for line in text.rstrip("\\n").splitlines()]
 
 
-@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"case{{i}}" for i in range(len(CASES))])
-def test_case(index, tmp_path):
+def check(index, tmp_path):
     case = CASES[index]
     for name, text in case.get("files", {{}}).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -181,6 +187,7 @@ def program_spec(prompt: str, language: str, reference: str, wrong: list[str], c
     Expected outputs are computed by the family's Python oracle at generation time."""
     runner = "python" if language == "python" else "bash"
     tests = _PROGRAM_TESTS.format(solution=SOLUTION_PATH[language], runner=runner, cases=cases)
+    tests += one_test_per_case(len(cases), "tmp_path")
     block = "python" if language == "python" else "bash"
     full = prompt.strip() + f"\n\nReply with the complete {SOLUTION_PATH[language]} in one ```{block} block."
     return Spec(full, reference, tests, wrong, files=files or {})
@@ -206,8 +213,7 @@ def query_text():
     pytest.fail("query.sql not found")
 
 
-@pytest.mark.parametrize("index", range(len(DATASETS)), ids=[f"data{{i}}" for i in range(len(DATASETS))])
-def test_dataset(index):
+def check(index):
     con = sqlite3.connect(":memory:")
     con.executescript(SCHEMA)
     con.executescript(DATASETS[index])
@@ -236,6 +242,7 @@ def sql_spec(prompt: str, schema: str, datasets: list[str], reference: str, wron
     full = (prompt.strip() + f"\n\nSchema:\n```sql\n{schema.strip()}\n```\nSample data:\n```sql\n{datasets[0].strip()}\n```"
             "\n\nReply with one SQLite SELECT statement (query.sql) in one ```sql block.")
     tests = _SQL_TESTS.format(schema=schema, datasets=datasets, expected=expected, ordered=ordered)
+    tests += one_test_per_case(len(datasets))
     return Spec(full, reference, tests, wrong)
 
 

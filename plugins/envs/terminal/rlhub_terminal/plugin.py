@@ -1,10 +1,9 @@
 """Hook implementations: every family as `terminal/<family>-v1`, a subset also as a multi-turn
-`terminal/session-<family>-v1`, and the `terminal` sandbox profile."""
+`terminal/session-<family>-v1`. They run under the `pytest` profile of rlhub-unittest."""
 
 from __future__ import annotations
 
 from hub import hookimpl
-from hub.sandbox.profile import Profile
 
 from .family import FAMILIES
 
@@ -31,18 +30,12 @@ def rlhub_register_envs(register):
     for name, fam in fams.items():
         tags = ("terminal", "code", fam.domain, fam.language)
         register(f"terminal/{name}-v1", lambda env_id, fam=fam: FamilyEnv(env_id, fam),
-                 verifier="unit_tests", profile="terminal", domain="terminal", tags=tags,
+                 verifier="unit_tests", profile="pytest", domain="terminal", tags=tags,
                  description=fam.description)
     for name in SESSION_FAMILIES:
         fam = fams[name]
         register(f"terminal/session-{name}-v1", lambda env_id, fam=fam: SessionEnv(env_id, fam),
-                 verifier="unit_tests", profile="terminal", domain="terminal", max_turns=SessionEnv.max_turns,
+                 verifier="unit_tests", profile="pytest", domain="terminal", max_turns=SessionEnv.max_turns,
                  tags=("terminal", "code", "multi-turn", fam.domain, fam.language),
                  description=f"{fam.description} (multi-turn shell session)")
 
-
-@hookimpl
-def rlhub_register_profiles(register):
-    # pytest plus a few subprocess runs of the candidate per task: more headroom than `python`.
-    register(Profile(name="terminal", wall_timeout_s=30, cpu_s=20, memory_mb=1024, max_procs=64,
-                     file_size_mb=16, tmpfs_mb=64, preload=("pytest",)))

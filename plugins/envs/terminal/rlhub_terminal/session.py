@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from hub import Episode, Step, Verdict
+from hub.verifier import grade
 
 from .actions import Action, Turn, parse_turn
 from .family import fenced
@@ -166,6 +167,22 @@ class TerminalEpisode(Episode):
                 report.append(describe_run(action.text, r))
         return report
 
+    def _grade_files(self, files: dict[str, str]) -> Verdict:
+        """Grade the work dir's solution file (the verifier's `verify_files` when it has one,
+        else the file's text as a fenced answer), with `grade`'s crash-to-no-verdict safety."""
+        verifier = self.verifier
+        if hasattr(verifier, "verify_files"):
+            class _Files:  # adapts verify_files to grade()'s verify(task, response, ctx)
+                name = verifier.name
+
+                @staticmethod
+                def verify(task, response, ctx):
+                    return verifier.verify_files(task, files, ctx)
+
+            return grade(_Files(), self.identity, self.task, "", self.ctx)
+        text = files.get(self.solution_path, "")
+        return self.grade(fenced(text, self.language) if text.strip() else "")
+
     def _solution_text(self) -> str | None:
         got = self._with_retries(None, read=self.solution_path) or {}
         data = got.get(self.solution_path)
@@ -176,11 +193,8 @@ class TerminalEpisode(Episode):
     def _finish(self, report: list[str], submitted: bool) -> Step:
         text = self._solution_text()
         if text is None:
-            # Graded as an empty answer: the verifier gives its verdict (no code, reward 0).
             report.append(f"{self.solution_path} does not exist: nothing to grade")
-            verdict = self.grade("")
-        else:
-            verdict = self.grade(fenced(text, self.language) if text.strip() else "")
+        verdict = self._grade_files({} if text is None else {self.solution_path: text})
         verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
         summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"
         report.append(summary)
