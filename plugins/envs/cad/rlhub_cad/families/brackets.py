@@ -147,7 +147,8 @@ class UBracket(_Bracket):
 
     def sample(self, rng):
         p = self._common(rng)
-        p["span"] = float(rng.randrange(40, 101, 5))
+        least = 2 * p["thickness"] + 2 * (p["hole_d"] + 4)
+        p["span"] = float(max(rng.randrange(40, 101, 5), 5 * -(-least // 5)))
         p["height"] = float(rng.randrange(25, 61, 5))
         return p
 
@@ -205,7 +206,8 @@ class ZBracket(_Bracket):
 
     def sample(self, rng):
         p = self._common(rng)
-        p["flange"] = float(rng.randrange(20, 51, 5))
+        least = p["thickness"] + p["hole_d"] + 4
+        p["flange"] = float(max(rng.randrange(20, 51, 5), 5 * -(-least // 5)))
         p["height"] = float(rng.randrange(25, 71, 5))
         return p
 

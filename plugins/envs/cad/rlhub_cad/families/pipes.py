@@ -140,7 +140,8 @@ class Reducer(Family):
     def sample(self, rng):
         large_d, wall = _pipe(rng)
         large_d = max(large_d, 24.0)
-        return {"large_d": large_d, "small_d": float(rng.randrange(12, int(large_d * 0.8), 2)), "wall": wall,
+        least = int(2 * wall + 6 + 1) // 2 * 2
+        return {"large_d": large_d, "small_d": float(rng.randrange(least, max(least + 1, int(large_d * 0.8)), 2)), "wall": wall,
                 "large_len": float(rng.randrange(8, 31, 2)), "cone_len": float(rng.randrange(10, 41, 2)),
                 "small_len": float(rng.randrange(8, 31, 2))}
 

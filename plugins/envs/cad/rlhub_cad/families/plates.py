@@ -54,8 +54,12 @@ class HolePlate(_Plate):
         p["nx"], p["ny"] = rng.choice([(2, 2), (3, 2), (4, 2), (3, 3), (2, 1), (4, 3)])
         p["hole_d"] = float(rng.choice([3.4, 4.5, 5.5, 6.6, 9.0]))
         margin = half_steps(rng, p["hole_d"] + 3, p["hole_d"] + 10)
-        p["pitch_x"] = float(int((p["length"] - 2 * margin) / max(p["nx"] - 1, 1)))
-        p["pitch_y"] = float(int((p["width"] - 2 * margin) / max(p["ny"] - 1, 1)))
+        for axis, size in (("x", p["length"]), ("y", p["width"])):
+            count = f"n{axis}"
+            pitch = lambda: float(int((size - 2 * margin) / max(p[count] - 1, 1)))  # noqa: E731
+            while p[count] > 1 and pitch() < p["hole_d"] + 4:  # fewer holes rather than touching ones
+                p[count] -= 1
+            p[f"pitch_{axis}"] = pitch()
         return p
 
     def violations(self, p):
@@ -180,10 +184,11 @@ class CounterborePlate(_Plate):
 
     def sample(self, rng):
         p = self._base(rng)
-        p["thickness"] = half_steps(rng, 8, 16)
         screw = rng.choice([(3.4, 6.5, 3.5), (4.5, 8.0, 4.5), (5.5, 10.0, 5.5), (6.6, 11.0, 6.5)])
-        p["hole_d"], p["cbore_d"], p["cbore_depth"] = map(float, screw)
-        margin = half_steps(rng, p["cbore_d"] / 2 + 4, p["cbore_d"] / 2 + 12)
+        p["hole_d"], p["cbore_d"], p["cbore_depth"] = map(float, screw)  # ISO 4762 clearance and head sizes
+        p["thickness"] = half_steps(rng, p["cbore_depth"] + 3, p["cbore_depth"] + 10)
+        most = (min(p["length"], p["width"]) - p["cbore_d"] - 2) / 2 - 1  # keeps the four counterbores apart
+        margin = half_steps(rng, p["cbore_d"] / 2 + 4, max(p["cbore_d"] / 2 + 4, min(p["cbore_d"] / 2 + 12, most)))
         p["pitch_x"] = p["length"] - 2 * margin
         p["pitch_y"] = p["width"] - 2 * margin
         return p

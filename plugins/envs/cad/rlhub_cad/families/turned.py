@@ -24,9 +24,9 @@ class Flange(Family):
     def sample(self, rng):
         flange_d = float(rng.randrange(60, 161, 5))
         bore_d = float(rng.randrange(10, int(flange_d * 0.35), 2))
-        hub_d = bore_d + 2 * half_steps(rng, 5, 12)
-        bolt_d = float(rng.choice([5.5, 6.6, 9.0, 11.0]))
+        hub_d = min(bore_d + 2 * half_steps(rng, 5, 12), flange_d - 20)  # at least 10 mm of ring for the bolts
         room = (flange_d - hub_d) / 2
+        bolt_d = float(rng.choice([d for d in (5.5, 6.6, 9.0, 11.0) if d <= room - 4]))
         bolt_circle_d = hub_d + room  # bolt circle midway across the flange's ring
         return {"flange_d": flange_d, "flange_t": half_steps(rng, 6, 14), "hub_d": hub_d, "hub_h": half_steps(rng, 5, 20),
                 "bore_d": bore_d, "bolt_circle_d": bolt_circle_d, "bolt_d": bolt_d, "bolts": rng.choice([3, 4, 6, 8])}
@@ -233,7 +233,7 @@ class HexNut(Family):
         return f"an M{p['size']} hex nut with chamfered corners (thread not modelled)"
 
     def dimensioned(self, p):
-        return (f"A regular hexagonal prism {mm(p['across_flats'])} across the flats and {mm(p['height'])} tall, with a "
+        return (f"An M{p['size']} nut: a regular hexagonal prism {mm(p['across_flats'])} across the flats and {mm(p['height'])} tall, with a "
                 f"{mm(p['hole_d'])} through hole on its axis (no thread). Both end faces have a {n(p['chamfer_deg'])} degree "
                 f"chamfer on the corners: the nut is intersected with a double cone whose surface meets each end face on the "
                 f"{mm(p['across_flats'])} circle and rises at {n(p['chamfer_deg'])} degrees from the face, outwards.")
