@@ -39,7 +39,7 @@ AXIS_ROTATIONS = _axis_rotations()
 
 
 def _principal_axes(mesh: PartMesh) -> np.ndarray:
-    axes = np.asarray(mesh.trimesh.principal_inertia_vectors, dtype=float)  # rows
+    axes = np.array(mesh.trimesh.principal_inertia_vectors, dtype=float)  # rows (a writable copy)
     if np.linalg.det(axes) < 0:
         axes[2] *= -1
     return axes

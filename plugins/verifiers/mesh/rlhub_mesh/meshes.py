@@ -54,10 +54,10 @@ def _decode(blob: object, dtype: str, count: int, what: str) -> np.ndarray:
         raw = base64.b64decode(blob, validate=True)
     except (ValueError, TypeError):
         raise BadMesh(f"{what}: not base64") from None
-    array = np.frombuffer(raw, dtype=np.dtype(dtype).newbyteorder("<"))
-    if array.size != count:
-        raise BadMesh(f"{what}: {array.size} values, expected {count}")
-    return array
+    itemsize = np.dtype(dtype).itemsize
+    if len(raw) != count * itemsize:
+        raise BadMesh(f"{what}: {len(raw)} bytes, expected {count} values of {itemsize} bytes")
+    return np.frombuffer(raw, dtype=np.dtype(dtype).newbyteorder("<"))
 
 
 def decode(payload: object, max_triangles: int) -> PartMesh:
@@ -80,8 +80,9 @@ def from_arrays(vertices: np.ndarray, faces: np.ndarray, digest: str) -> PartMes
         raise BadMesh("mesh has non-finite vertices")
     if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):
         raise BadMesh("mesh has triangle indices out of range")
-    # Per-face vertices from OCC coincide exactly along shared edges: merge them.
-    mesh = trimesh.Trimesh(vertices, faces, process=True, validate=False)
+    # Per-face vertices from OCC coincide along shared edges: merge them; drop the degenerate
+    # triangles OCC leaves at singular points (a sphere's poles), which break edge counting.
+    mesh = trimesh.Trimesh(vertices, faces, process=True, validate=True)
     if not mesh.is_watertight:
         raise BadMesh("mesh is not watertight")
     if not mesh.is_winding_consistent:
