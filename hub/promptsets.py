@@ -77,6 +77,10 @@ def write(dsets, out_dir: Path, fmt: str = "jsonl") -> dict[str, Path]:
         if fmt == "jsonl":
             ds.to_json(str(path), lines=True, force_ascii=False)
         else:
-            ds.to_parquet(str(path))
+            try:
+                ds.to_parquet(str(path))
+            except Exception as exc:  # Arrow cannot hold prompts whose message shapes differ
+                raise UserError(f"{path}: these prompts cannot share one Parquet column ({type(exc).__name__}: "
+                                f"{str(exc)[:200]}); write format: jsonl instead") from None
         paths[name] = path
     return paths

@@ -54,7 +54,7 @@ def test_dry_run_writes_a_held_out_split_and_a_working_reward_file(tmp_path, cap
 
 
 def test_multi_turn_mixture_gets_the_agent_file_and_reinforce_preset(tmp_path, capsys):
-    run = write_run(tmp_path, mixture={"train_prompts": 20, "eval_prompts": 0, "format": "parquet"},
+    run = write_run(tmp_path, mixture={"train_prompts": 20, "eval_prompts": 0, "format": "parquet", "select": "arith/*"},
                     algorithm={"preset": "reinforce_baseline", "n_samples_per_prompt": 4}, turn_format="llama3")
     rc, summary = dry_run(run, capsys)
     assert rc == 0 and summary["mode"] == "agent"
