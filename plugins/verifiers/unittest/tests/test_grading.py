@@ -153,3 +153,12 @@ def test_broken_task_is_no_verdict_with_a_clear_error(verify, hidden, message):
     tests = hidden.pop("tests", TESTS)
     v = verify(tests, fenced(RIGHT), **hidden)
     assert v.error is not None and message in v.error, v.error
+
+
+def test_partial_module_fixture_is_replaced_by_the_models_file(verify):
+    tests = "import stack\n\ndef test_push_pop():\n    s = stack.Stack()\n    s.push(3)\n    assert s.pop() == 3\n"
+    partial = "class Stack:\n    def push(self, x):\n        raise NotImplementedError\n"
+    done = "class Stack:\n    def __init__(self):\n        self.items = []\n    def push(self, x):\n        self.items.append(x)\n    def pop(self):\n        return self.items.pop()\n"
+    hidden = {"solution_path": "stack.py", "files": {"stack.py": partial}}
+    assert verify(tests, fenced(done), **hidden).reward == 1.0
+    assert verify(tests, fenced(partial), **hidden).reward == 0.0

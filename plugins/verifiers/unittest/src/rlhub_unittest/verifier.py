@@ -135,8 +135,11 @@ class UnitTests(Verifier):
         suite = suite_mod.build(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
                                 solution_module=python_module)
         profile = ctx.profile
-        files = {**model_files, **spec.files}
-        modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in spec.files.items() if n.endswith(".py")}
+        # The task's fixtures win over anything the model left, except the file it was asked to write
+        # (a "complete this module" task ships the partial module under the solution's own name).
+        fixtures = {n: t for n, t in spec.files.items() if n != spec.solution_path}
+        files = {**model_files, **fixtures}
+        modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in fixtures.items() if n.endswith(".py")}
         result = ctx.sandbox.call(profile, HARNESS, files=files, args={
             "module_source": suite.source, "solution_module": python_module or "",
             "solution_file": spec.solution_path, "modules": modules,
