@@ -1,6 +1,7 @@
 """Every part family, in registration order."""
 
 from .brackets import GussetBracket, LBracket, UBracket, ZBracket
+from .extrusions import HeatSink, TSlotProfile
 from .gears import RingGear, SpurGear
 from .pipes import Elbow, Reducer, Tee
 from .plates import CounterborePlate, HolePlate, SlotPlate
@@ -10,4 +11,5 @@ FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
             LBracket(), UBracket(), ZBracket(), GussetBracket(),
             Flange(), Washer(), Bushing(), HexNut(), Pulley(),
             SpurGear(), RingGear(),
-            Elbow(), Tee(), Reducer()]
+            Elbow(), Tee(), Reducer(),
+            HeatSink(), TSlotProfile()]

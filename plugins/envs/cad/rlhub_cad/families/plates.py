@@ -235,7 +235,8 @@ class CounterborePlate(_Plate):
         return s
 
     def edits(self, p):
-        return [Edit("Deepen the counterbores by 1.5 mm.", changed(p, cbore_depth=p["cbore_depth"] + 1.5)),
+        return [Edit("Make the counterbores 3 mm wider and 2 mm deeper (for washers under the heads).",
+                     changed(p, cbore_d=p["cbore_d"] + 3, cbore_depth=p["cbore_depth"] + 2)),
                 Edit("Enlarge the through holes by 1 mm in diameter (counterbores unchanged).", changed(p, hole_d=p["hole_d"] + 1)),
                 Edit("Move the holes 5 mm closer to the plate's centre in X.", changed(p, pitch_x=p["pitch_x"] - 10))]
 

@@ -1,0 +1,146 @@
+"""Extruded sections: finned heat sinks and square T-slot framing profiles."""
+
+from __future__ import annotations
+
+from ..family import Edit, Family, changed
+from ..fmt import half_steps, mm, n
+
+
+class HeatSink(Family):
+    name = "heat-sink"
+    noun = "a finned heat sink"
+    features = ("holes",)
+    omit = "mounting holes"
+
+    def sample(self, rng):
+        length = float(rng.randrange(30, 101, 5))
+        fin_t = float(rng.choice([1.0, 1.5, 2.0, 2.5]))
+        hole_d = float(rng.choice([3.4, 4.5]))
+        most = int((length - fin_t) / (fin_t + hole_d + 1)) + 1  # every gap must take a mounting hole
+        return {"length": length, "width": float(rng.randrange(30, 81, 5)), "base_t": half_steps(rng, 3, 6),
+                "fins": rng.randint(3, max(3, min(16, most))), "fin_t": fin_t, "fin_h": float(rng.randrange(10, 41, 2)),
+                "hole_d": hole_d}
+
+    def _pitch(self, p):
+        return (p["length"] - p["fin_t"]) / (p["fins"] - 1)  # outer fins flush with the base's ends
+
+    def violations(self, p):
+        bad = []
+        if self._pitch(p) - p["fin_t"] < 2:
+            bad.append("gaps between fins under 2 mm")
+        if p["fins"] < 2:
+            bad.append("fewer than two fins")
+        if self._pitch(p) - p["fin_t"] < p["hole_d"] + 1:
+            bad.append("mounting holes do not fit between the fins")
+        return bad
+
+    def script(self, p, omit=False):
+        out = ["import cadquery as cq", "", "# Heat sink: a base plate with straight fins running along Y.",
+               f"# Frame: {self.frame}."] + [f"{k} = {n(p[k])}" for k in ("length", "width", "base_t", "fin_t", "fin_h", "hole_d")]
+        out += [f"fins = {p['fins']}", "fin_pitch = (length - fin_t) / (fins - 1)  # outer fins flush with the ends", "",
+                "result = (", '    cq.Workplane("XY")', "    .box(length, width, base_t, centered=(True, True, False))",
+                '    .faces(">Z").workplane()', "    .rarray(fin_pitch, 1, fins, 1)", "    .rect(fin_t, width)", "    .extrude(fin_h)"]
+        if not omit:
+            out += ["    # Two mounting holes in the middle gap(s), a quarter of the width in from each side.",
+                    '    .faces("<Z").workplane()', "    .pushPoints([(0, -width / 4), (0, width / 4)])" if p["fins"] % 2 == 0
+                    else '    .pushPoints([(fin_pitch / 2, -width / 4), (fin_pitch / 2, width / 4)])',
+                    "    .hole(hole_d, base_t)"]
+        return "\n".join(out + [")", ""])
+
+    def _holes(self, p):
+        x = 0.0 if p["fins"] % 2 == 0 else self._pitch(p) / 2
+        return (f"two {mm(p['hole_d'])} mounting holes through the base between the fins at X = {n(x)}, "
+                f"Y = -{n(p['width'] / 4)} and +{n(p['width'] / 4)}")
+
+    def abstract(self, p):
+        return f"a straight-fin heat sink with {p['fins']} fins and two mounting holes"
+
+    def dimensioned(self, p):
+        return (f"A base plate {mm(p['length'])} along X, {mm(p['width'])} along Y and {mm(p['base_t'])} thick, carrying "
+                f"{p['fins']} straight fins {mm(p['fin_t'])} thick and {mm(p['fin_h'])} tall that run the full width along Y; "
+                f"the fins are evenly spaced with the outermost ones flush with the base's ends. It has {self._holes(p)}.")
+
+    def steps(self, p):
+        return [f"Make the base: a box {mm(p['length'])} (X) by {mm(p['width'])} (Y) by {mm(p['base_t'])} (Z), centred in X and Y, on the XY plane.",
+                f"On its top, extrude {p['fins']} fins {mm(p['fin_t'])} (X) by {mm(p['width'])} (Y), {mm(p['fin_h'])} tall, evenly "
+                f"spaced with the outer fins flush with the ends (pitch {n(self._pitch(p))} mm).",
+                f"Drill {self._holes(p)}."]
+
+    def edits(self, p):
+        return [Edit("Make the fins 5 mm taller.", changed(p, fin_h=p["fin_h"] + 5)),
+                Edit("Thicken the base by 2 mm (downwards stays on the XY plane, fins move up).", changed(p, base_t=p["base_t"] + 2)),
+                Edit("Make the heat sink 10 mm wider along Y.", changed(p, width=p["width"] + 10))]
+
+    def wrong(self, p):
+        return changed(p, fins=max(3, p["fins"] - 2), fin_h=p["fin_h"] + 8)
+
+    def bbox(self, p):
+        return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["base_t"] + p["fin_h"])
+
+
+class TSlotProfile(Family):
+    name = "tslot"
+    noun = "a T-slot framing profile"
+    frame = "centred on the origin in X and Y, extruded from the XY plane along +Z"
+    features = ("holes",)
+    omit = "centre bore"
+    # (size, opening, lip, cavity width, cavity depth, bore): simplified rectangular cavities, narrow
+    # enough that the corners stay joined to the core.
+    SIZES = [(20, 6.2, 1.8, 7.6, 3.2, 4.2), (30, 8.2, 2.2, 12.0, 5.5, 6.8), (40, 8.2, 4.3, 15.0, 7.0, 6.8)]
+
+    def sample(self, rng):
+        size, opening, lip, cavity_w, cavity_d, bore = rng.choice(self.SIZES)
+        return {"size": float(size), "opening": opening, "lip": lip, "cavity_w": cavity_w, "cavity_d": cavity_d,
+                "bore_d": bore, "length": float(rng.randrange(20, 101, 10))}
+
+    def violations(self, p):
+        bad = []
+        if p["opening"] >= p["cavity_w"]:
+            bad.append("slot opening wider than its cavity")
+        if p["size"] / 2 - p["lip"] - p["cavity_d"] - p["bore_d"] / 2 < 1:
+            bad.append("slot cavities break into the centre bore")
+        if p["cavity_w"] / 2 + 1 > p["size"] / 2 - p["lip"] - p["cavity_d"]:
+            bad.append("neighbouring cavities meet: the corners would fall off the core")
+        return bad
+
+    def script(self, p, omit=False):
+        out = ["import cadquery as cq", "", "# Square T-slot profile: one T-slot in the middle of each side, centre bore.",
+               f"# Frame: {self.frame}."] + [f"{k} = {n(p[k])}" for k in ("size", "length", "opening", "lip", "cavity_w", "cavity_d", "bore_d")]
+        out += ["", "# One T-shaped cutter for the +Y side: the narrow opening through the lip, the wide cavity below it.",
+                "slot = (", '    cq.Workplane("XY")', "    .center(0, size / 2 - lip / 2)", "    .rect(opening, lip + 0.01)",
+                "    .extrude(length)", '    .union(cq.Workplane("XY").center(0, size / 2 - lip - cavity_d / 2).rect(cavity_w, cavity_d).extrude(length))',
+                ")", "body = cq.Workplane(\"XY\").rect(size, size).extrude(length)"]
+        if not omit:
+            out.append("body = body.cut(cq.Workplane(\"XY\").circle(bore_d / 2).extrude(length))")
+        out += ["for quarter in range(4):  # the same slot on all four sides",
+                "    body = body.cut(slot.rotate((0, 0, 0), (0, 0, 1), 90 * quarter))",
+                "result = (", "    body", ")", ""]
+        return "\n".join(out)
+
+    def abstract(self, p):
+        return f"a {n(p['size'])} mm square aluminium T-slot framing profile"
+
+    def _slot(self, p):
+        return (f"a T-slot centred on each of the four sides: an opening {mm(p['opening'])} wide through a lip "
+                f"{mm(p['lip'])} thick, widening below the lip into a rectangular cavity {mm(p['cavity_w'])} wide and "
+                f"{mm(p['cavity_d'])} deep")
+
+    def dimensioned(self, p):
+        return (f"A square profile {mm(p['size'])} x {mm(p['size'])} in section and {mm(p['length'])} long along Z, with "
+                f"{self._slot(p)}, and a {mm(p['bore_d'])} bore along the centre.")
+
+    def steps(self, p):
+        return [f"Extrude a {mm(p['size'])} square centred on the origin {mm(p['length'])} along +Z.",
+                f"Cut a {mm(p['bore_d'])} bore along the Z axis.",
+                f"Cut {self._slot(p)}: build the T-shaped cutter for one side and repeat it rotated by 90, 180 and 270 degrees about Z."]
+
+    def edits(self, p):
+        return [Edit("Make the profile 50 mm longer.", changed(p, length=p["length"] + 50)),
+                Edit("Widen the slot openings by 1 mm.", changed(p, opening=p["opening"] + 1))]
+
+    def wrong(self, p):
+        return changed(p, opening=p["opening"] + 2.5, cavity_d=p["cavity_d"] * 0.6)
+
+    def bbox(self, p):
+        s = p["size"] / 2
+        return (-s, -s, 0.0, s, s, p["length"])
