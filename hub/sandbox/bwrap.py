@@ -44,7 +44,9 @@ def python_dirs() -> tuple[str, ...]:
 
 
 def module_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The sys.path entries holding these modules' top-level packages (editable installs too)."""
+    """Where these modules' top-level packages live (editable installs too): just the package
+    directory (or module file), not the checkout around it, so sandboxed code sees no more of
+    the project than the trusted code it is handed to needs."""
     import importlib.util
 
     out = set()
@@ -59,7 +61,7 @@ def module_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
         locations = list(spec.submodule_search_locations or []) or ([spec.origin] if spec.origin else [])
         for loc in locations:
             if loc and os.path.exists(loc):
-                out.add(os.path.dirname(os.path.realpath(loc)))
+                out.add(os.path.realpath(loc))
     return tuple(sorted(out))
 
 
@@ -123,6 +125,9 @@ def sandbox_env(extra: dict[str, str] | None = None) -> dict[str, str]:
         "LC_ALL": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",
         "MPLBACKEND": "Agg",
+        # Installed pytest plugins (rlhub's own included) live outside the sandbox's view;
+        # verifiers that want one load it explicitly with `-p`.
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
     env.update(extra or {})
     return env

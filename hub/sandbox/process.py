@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from .seccomp_filter import filter_bpf
 from .supervisor import recv, safe_relpath, send
 from .uids import UidLease
 
+_SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="rlhub-sandbox-spawner")
 SUPERVISOR_SOURCE = Path(_supervisor_module.__file__).read_text()
 STARTUP_TIMEOUT_S = 180.0  # a preload such as CadQuery takes seconds; a hung one must not hang us
 GRACE_S = 5.0  # beyond the task's own wall clock, for set-up, tear-down and collection
@@ -84,10 +86,12 @@ class SandboxProcess:
             argv = ["/bin/sh", "-c", 'echo $$ > "$0" || exit 125; (echo -1000 > /proc/self/oom_score_adj) 2>/dev/null; exec "$@"',
                     self.cgroup.procs_file, *argv]
         self.errlog = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.errlog,
-            pass_fds=[theirs.fileno()], env={"PATH": "/usr/bin:/bin"}, start_new_session=True,
-        )
+        # bwrap --die-with-parent fires when the *thread* that forked it exits; pool workers
+        # outlive the request threads, so every sandbox is forked by one long-lived thread.
+        self.proc = _SPAWNER.submit(
+            subprocess.Popen, argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.errlog,
+            pass_fds=[theirs.fileno()], env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"}, start_new_session=True,
+        ).result()
         theirs.close()
         send(self.sock, {
             "uid": self.uid,
