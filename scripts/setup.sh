@@ -16,3 +16,8 @@ for p in plugins/verifiers/*/ plugins/envs/*/; do
   [ -f "$p/pyproject.toml" ] && pkgs+=(-e "$p")
 done
 "$PY" -m pip install -q --disable-pip-version-check "${pkgs[@]}"
+# The trainer glue: OpenRLHF's own agent/reward classes on a CPU. openrlhf pins flash-attn and
+# cannot be fully installed without CUDA, so it goes in without its dependencies, plus the few
+# that `openrlhf.utils.agent` imports; torch 2.13.0 is the CPU build (unpinned would pull CUDA).
+"$PY" -m pip install -q --disable-pip-version-check --no-deps openrlhf==0.11.2
+"$PY" -m pip install -q --disable-pip-version-check torch==2.13.0 ".[train]"
