@@ -65,6 +65,27 @@ def module_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+@functools.lru_cache(maxsize=1)
+def rlhub_packages() -> tuple[str, ...]:
+    """Installed (non-editable) package dirs of rlhub and of every plugin registered under the
+    `rlhub` entry-point group. They hold task generators and verifiers: sandboxed code must not
+    import them to compute the answers it is graded against, so they are masked with empty dirs."""
+    from importlib import metadata
+
+    found = set()
+    for dist in metadata.distributions():
+        name = (dist.metadata["Name"] or "").lower()
+        if name != "rlhub" and not any(ep.group == "rlhub" for ep in dist.entry_points):
+            continue
+        tops = (dist.read_text("top_level.txt") or "").split()
+        tops += [str(f).split("/")[0] for f in dist.files or () if str(f).endswith(".py") and "/" in str(f)]
+        for top in set(tops):
+            path = os.path.realpath(str(dist.locate_file(top)))
+            if os.path.isdir(path) and not top.endswith((".dist-info", ".egg-info")) and top != "__pycache__":
+                found.add(path)
+    return tuple(sorted(found))
+
+
 def _minimal(paths) -> list[str]:
     """Drop paths already inside another path of the list, or inside the system dirs."""
     result: list[str] = []
@@ -104,6 +125,10 @@ def bwrap_argv(profile: Profile, *, persistent_work: bool, extra_dirs: tuple[str
         argv += ["--perms", "0755", "--dir", parent]
     for src, dst in binds:
         argv += ["--ro-bind", src, dst]
+    visible = [d for d, _ in binds]
+    for pkg in rlhub_packages():
+        if pkg not in extra_dirs and any(pkg.startswith(v.rstrip("/") + "/") for v in visible):
+            argv += ["--size", "4096", "--perms", "0755", "--tmpfs", pkg]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", tmpfs, "--perms", "1777", "--tmpfs", "/tmp"]
     argv += ["--size", tmpfs, "--perms", "1777", "--tmpfs", "/dev/shm"]
