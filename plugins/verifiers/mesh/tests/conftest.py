@@ -36,13 +36,25 @@ def profile():
 
 @pytest.fixture(scope="session")
 def ctx(sandbox, profile):
+    ensure_warm(sandbox)
+    return VerifyContext(profile=profile, _sandbox=sandbox)
+
+
+def ensure_warm(sandbox) -> None:
+    """Have a worker with CadQuery imported, paid under the full profile's wall clock: a fresh
+    worker's first task also waits for its preload, which can exceed the short test limit on a
+    loaded machine (and a worker is replaced after a task that timed out or ran out of memory)."""
     from rlhub_mesh.plugin import CADQUERY_PROFILE
 
-    # Pay CadQuery's import once, under the full profile's wall clock: a worker's first task
-    # also waits for its preload, which can exceed the short test limit on a loaded machine.
     first = sandbox.call(CADQUERY_PROFILE, "rlhub_mesh.runner:build", args={"script": "result = None"})
     assert first.infra_error is None, first.infra_error
-    return VerifyContext(profile=profile, _sandbox=sandbox)
+
+
+@pytest.fixture
+def fresh_worker(sandbox):
+    ensure_warm(sandbox)
+    yield
+    ensure_warm(sandbox)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@
 import time
 
 import pytest
-from conftest import PLATE, cq_task
+from conftest import PLATE, cq_task, ensure_warm
 
 from hub import VerifierError
 from hub.verifier import grade
@@ -103,6 +103,7 @@ def test_gate_failures_are_clear_verdicts(verifier, ctx, script, stage):
     assert v.reward < 0.05 and not v.passed and v.details["reason"]
 
 
+@pytest.mark.usefixtures("fresh_worker")
 def test_memory_bomb_gets_a_verdict_within_the_timeout(verifier, ctx, profile):
     start = time.monotonic()
     v = verifier.verify(cq_task(BOX), fenced("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))"), ctx)
@@ -110,6 +111,7 @@ def test_memory_bomb_gets_a_verdict_within_the_timeout(verifier, ctx, profile):
     assert v.details["stage"] in {"memory", "error"} and v.reward <= 0.01, v.details
 
 
+@pytest.mark.usefixtures("fresh_worker")
 def test_occ_memory_bomb_is_contained(verifier, ctx, profile):
     # CadQuery issue 1665: geometry that eats memory inside OCC, not Python
     script = ("import cadquery as cq\nr = cq.Workplane()\n"
@@ -120,6 +122,7 @@ def test_occ_memory_bomb_is_contained(verifier, ctx, profile):
     assert v.details["stage"] in {"timeout", "memory", "error"} and v.reward <= 0.01
 
 
+@pytest.mark.usefixtures("fresh_worker")
 def test_infinite_loop_times_out(verifier, ctx, profile):
     start = time.monotonic()
     v = verifier.verify(cq_task(BOX), fenced("while True:\n    pass"), ctx)
@@ -127,6 +130,7 @@ def test_infinite_loop_times_out(verifier, ctx, profile):
     assert v.details["stage"] == "timeout" and v.reward == 0.0
 
 
+@pytest.mark.usefixtures("fresh_worker")
 def test_hostile_programs_from_the_sandbox_suite(verifier, ctx, profile):
     """Every python program of hub.sandbox.hostile: a verdict (policy rejects most), never a crash."""
     from hub.sandbox.hostile import HOSTILE_CASES, HostContext
@@ -138,6 +142,7 @@ def test_hostile_programs_from_the_sandbox_suite(verifier, ctx, profile):
     for case in HOSTILE_CASES:
         if case.language != "python":
             continue
+        ensure_warm(ctx.sandbox)  # a bomb may have retired the worker: re-import outside the timing
         start = time.monotonic()
         v = verifier.verify(task, fenced(case.source(host)), ctx)
         assert v.reward < 0.05 and not v.passed, case.name
