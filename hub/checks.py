@@ -39,8 +39,16 @@ def task_digest(task: Task) -> str:
     return hashlib.sha256(body.encode() + b"".join(task.images)).hexdigest()
 
 
-def _verdict(cat, label: Label, response: str, task: Task):
-    v = cat.verify(label, response, task=task)
+def _verdict(cat, label: Label, response: str, task: Task, fresh: bool = False):
+    """A verdict, memoised per (label, response) across checks: the same reference is graded by
+    several checks, and sandboxed verification (a CAD part, a test suite) is the costly part.
+    `fresh` bypasses the memo, for the check that verification is deterministic."""
+    memo = cat.__dict__.setdefault("_check_verdicts", {})
+    key = (label.to_json(), hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest())
+    v = None if fresh else memo.get(key)
+    if v is None:
+        v = cat.verify(label, response, task=task)
+        memo.setdefault(key, v)
     if v.error:
         raise CheckFailed(f"{label.to_json()}: no verdict: {v.error}")
     return v
@@ -100,7 +108,7 @@ def check_verifier_deterministic(cat, renv, index: int) -> None:
     task = cat.task(label)
     candidates = [task.reference, *renv.env.wrong_responses(task)[:1], ""]
     for response in candidates:
-        a, b = (_verdict(cat, label, response, task) for _ in range(2))
+        a, b = _verdict(cat, label, response, task), _verdict(cat, label, response, task, fresh=True)
         if (a.reward, a.passed, a.components) != (b.reward, b.passed, b.components):
             raise CheckFailed(f"{label.to_json()}: two verifications of the same response differ: "
                               f"{a.reward}/{a.components} vs {b.reward}/{b.components}")

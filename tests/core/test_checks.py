@@ -33,11 +33,28 @@ class HashSeeded(Good):
     def generate(self, rng, index):
         return super().generate(global_random.Random(hash("salt") + index), index)
 
+from hub import Verdict, Verifier
+
+class Drifting(Verifier):
+    """Grades right, but a response graded before earns a little less: state leaks between calls."""
+    name = "drifting"
+    seen = set()
+    def verify(self, task, response, ctx):
+        ok = response.strip() == task.hidden["answer"]
+        reward = (0.999 if response in self.seen else 1.0) if ok else 0.0
+        self.seen.add(response)
+        return Verdict(reward, ok)
+
+@hookimpl
+def rlhub_register_verifiers(register):
+    register(Drifting)
+
 @hookimpl
 def rlhub_register_envs(register):
     for name, cls in [("good", Good), ("wrongref", WrongReference), ("leaky", Leaky),
                       ("globalrandom", GlobalRandom), ("hashseeded", HashSeeded)]:
         register(f"bad/{name}-v1", cls, verifier="exact_match")
+    register("bad/drift-v1", Good, verifier="drifting")
 '''
 
 
@@ -49,7 +66,7 @@ def test_checks_pass_on_a_good_environment_and_catch_each_defect(plugin_dir, tmp
     make_plugin_dist(plugin_dir, "rlhub-bad", "rlhub_bad", BROKEN)
     (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'bad/*'\n")
     results = {}
-    for name in ("good", "wrongref", "leaky", "globalrandom", "hashseeded"):
+    for name in ("good", "wrongref", "leaky", "globalrandom", "hashseeded", "drift"):
         out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
@@ -59,6 +76,7 @@ def test_checks_pass_on_a_good_environment_and_catch_each_defect(plugin_dir, tmp
     assert results["globalrandom"][0] == 1 and "generation_deterministic" in results["globalrandom"][1]
     # hash() is stable inside one process but not across processes: only the other-process check sees it
     assert results["hashseeded"][0] == 1 and results["hashseeded"][1] == {"generation_deterministic"}
+    assert results["drift"][0] == 1 and results["drift"][1] == {"verifier_deterministic"}
 
 
 def test_pytest_collects_a_registry_file_directly(tmp_path):
