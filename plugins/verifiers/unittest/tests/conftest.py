@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from hub import Label, Task, VerifyContext
+from hub import VerifyContext
 from hub.sandbox import get_sandbox
 from hub.verifier import grade
 from rlhub_unittest.plugin import PYTEST_PROFILE
 from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
+from ut_helpers import make_task
 
 
 @pytest.fixture(scope="session")
 def sandbox():
     return get_sandbox()  # refuses loudly (SandboxUnavailable) where bwrap cannot run
-
-
-def make_task(tests, **hidden) -> Task:
-    task = Task(prompt="Write the solution.", hidden={"tests": tests, **hidden})
-    task.label = Label(env="unittest/test-v1", seed=0)
-    return task
 
 
 @pytest.fixture
@@ -60,7 +55,3 @@ def naive_pytest_passes(sandbox):
         return r.exit_code == 0
 
     return run
-
-
-def fenced(code: str) -> str:
-    return f"Here is my solution:\n\n```python\n{code}```\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import fenced
+from ut_helpers import fenced
 
 TESTS = """\
 import solution

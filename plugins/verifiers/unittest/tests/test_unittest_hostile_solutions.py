@@ -23,7 +23,7 @@ from hub.verifier import grade
 from rlhub_unittest.plugin import PYTEST_PROFILE
 from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
 
-from conftest import make_task
+from ut_helpers import make_task
 
 # Tight limits keep 40-odd cases fast; the warm worker still has pytest preloaded.
 TIGHT = PYTEST_PROFILE.merged(name="pytest-tight", wall_timeout_s=3.0, cpu_s=2, memory_mb=256, max_procs=32,
