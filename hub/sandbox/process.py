@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import supervisor as _supervisor_module
-from .bwrap import bwrap_argv, module_dirs, sandbox_env
+from .bwrap import bwrap_argv, bwrap_path, module_dirs, sandbox_env
 from .cgroup import MemoryCgroup
 from .profile import Profile
 from .result import RunResult, SandboxUnavailable
@@ -34,7 +34,18 @@ SUPERVISOR_SOURCE = Path(_supervisor_module.__file__).read_text()
 STARTUP_TIMEOUT_S = 180.0  # a preload such as CadQuery takes seconds; a hung one must not hang us
 GRACE_S = 5.0  # beyond the task's own wall clock, for set-up, tear-down and collection
 SUPERVISOR_OVERHEAD = 64 << 20  # memory the supervisor itself may use on top of the task's
+PRELOAD_ALLOWANCE = 4 << 30  # a warm worker's imports, before its first task
 MEMORY_ERROR_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory")
+
+
+def check_available() -> None:
+    """Raise SandboxUnavailable unless this machine can run the sandbox as designed."""
+    bwrap_path()
+    if os.geteuid() != 0:
+        raise SandboxUnavailable(
+            "the sandbox drops each task to its own unprivileged uid, which needs root "
+            "(as CI and GPU nodes run); refusing to run model output with weaker isolation"
+        )
 
 
 class SandboxProcess:
@@ -46,11 +57,7 @@ class SandboxProcess:
         persistent_work: bool = False,
         extra_modules: tuple[str, ...] = (),
     ) -> None:
-        if os.geteuid() != 0:
-            raise SandboxUnavailable(
-                "the sandbox drops each task to its own unprivileged uid, which needs root "
-                "(as CI and GPU nodes run); refusing to run model output with weaker isolation"
-            )
+        check_available()
         self.profile = profile
         self.persistent_work = persistent_work
         self.tasks_done = 0
@@ -80,7 +87,10 @@ class SandboxProcess:
         argv = bwrap_argv(self.profile, persistent_work=self.persistent_work, extra_dirs=extra_dirs)
         argv += ["--", *python, "-c", SUPERVISOR_SOURCE, str(theirs.fileno())]
         if self.cgroup:
-            self.cgroup.set_limit((self.profile.memory_mb << 20) + SUPERVISOR_OVERHEAD)
+            # Only trusted imports run before the first task (which sets its own limit), but a
+            # preload such as CadQuery needs far more than a task's budget on top.
+            startup = PRELOAD_ALLOWANCE if preload or extra_modules else 0
+            self.cgroup.set_limit((self.profile.memory_mb << 20) + SUPERVISOR_OVERHEAD + startup)
             # Join the cgroup before bwrap forks; shield the supervisor from the OOM killer where we
             # may (needs CAP_SYS_RESOURCE; the task raises its own score to 1000 regardless).
             argv = ["/bin/sh", "-c", 'echo $$ > "$0" || exit 125; (echo -1000 > /proc/self/oom_score_adj) 2>/dev/null; exec "$@"',

@@ -8,7 +8,7 @@ import threading
 from typing import Any
 
 from .pool import WarmPool
-from .process import SandboxProcess
+from .process import SandboxProcess, check_available
 from .profile import Profile
 from .result import RunResult, SandboxUnavailable
 from .session import Session
@@ -18,6 +18,7 @@ class Sandbox:
     """Thread-safe. `pool_size` bounds the warm workers of each preload set (default: cores)."""
 
     def __init__(self, pool_size: int | None = None) -> None:
+        check_available()
         self.pool = WarmPool(pool_size or os.cpu_count() or 1)
         self._closed = False
 
@@ -32,7 +33,10 @@ class Sandbox:
         """Run `argv` in a fresh sandbox (cwd: a fresh work dir holding `files`)."""
         if not argv:
             raise ValueError("argv must name a program")
-        box = SandboxProcess(profile)
+        try:
+            box = SandboxProcess(profile)
+        except SandboxUnavailable as exc:  # this one sandbox failed to start: not the model's doing
+            return RunResult(infra_error=str(exc))
         try:
             return box.run_task(profile, argv=list(argv), files=files, stdin=stdin, env=env)
         finally:
@@ -56,7 +60,10 @@ class Sandbox:
         module, sep, name = func.partition(":")
         if not sep or not module or not name:
             raise ValueError(f"func must look like 'package.module:function', got {func!r}")
-        return self.pool.call(profile, func, files=files, args=args, stdin=stdin, env=env)
+        try:
+            return self.pool.call(profile, func, files=files, args=args, stdin=stdin, env=env)
+        except SandboxUnavailable as exc:  # a worker failed to start (e.g. a preload import failed)
+            return RunResult(infra_error=str(exc))
 
     def session(self, profile: Profile) -> Session:
         """A persistent work dir for multi-turn episodes; each run is a fresh sandboxed process."""

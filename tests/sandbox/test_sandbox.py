@@ -203,3 +203,8 @@ def test_get_sandbox_is_shared():
     assert get_sandbox() is get_sandbox()
     r = get_sandbox().run(Profile(), ["python3", "-c", "import json; print(json.dumps({'ok': 1}))"])
     assert json.loads(r.stdout) == {"ok": 1}
+
+
+def test_failed_preload_is_an_infra_error_not_the_models(sandbox):
+    r = sandbox.call(WARM.merged(preload=("no_such_module_for_rlhub",)), "hub.sandbox.selftest:echo")
+    assert r.infra_error and "no_such_module_for_rlhub" in r.infra_error and r.exit_code is None
