@@ -24,6 +24,8 @@ from .protocol import RewardBatch, response_body
 from .scheduler import Scheduler
 from .work import Outcome, WorkerLost, WorkItem, load_catalog
 
+MAX_WORKER_LOST = 8  # re-runs of one sample after losing its worker (process or node)
+
 
 class RewardService:
     def __init__(self, config: ServeConfig, catalog: Any = None, backend: Any = None) -> None:
@@ -191,8 +193,14 @@ class RewardService:
             except asyncio.TimeoutError:
                 return  # the request answers this sample as timed out; the slot is free again
             except WorkerLost as exc:
+                # not the sample's fault: retry elsewhere (backing off while the cluster recovers),
+                # bounded by the deadline and MAX_WORKER_LOST, without using up `retries`
                 self.metrics.worker_lost.labels(item.verifier).inc()
                 outcome = Outcome("no_verdict", 0.0, error=f"worker lost: {exc}")
+                lost = item.extra["worker_lost"] = item.extra.get("worker_lost", 0) + 1
+                if lost <= MAX_WORKER_LOST:
+                    item.attempts -= 1
+                    await asyncio.sleep(min(2.0, 0.1 * 2 ** (lost - 1), max(0.0, item.deadline - loop.time())))
                 continue
             if outcome.kind != "no_verdict":
                 break
@@ -201,7 +209,7 @@ class RewardService:
                        env=item.env, error=outcome.error, worker=outcome.worker)
         if outcome is None:
             return
-        outcome.attempts = item.attempts
+        outcome.attempts = item.attempts + item.extra.get("worker_lost", 0)
         if outcome.kind == "no_verdict":
             outcome.reward = self.config.no_verdict_reward
         elif outcome.kind == "bad_label":
