@@ -181,3 +181,21 @@ def test_hard_coded_visible_examples_fail_the_hidden_ones(verify):
     code = "def add(a, b):\n    return 5 if (a, b) == (2, 3) else 0\n\ndef words(s):\n    return ['a', 'b']\n"
     assert verify(tests, fenced(code)).reward == 0.0
     assert verify(tests, fenced(code), reward="fraction").reward == pytest.approx(2 / 3)
+
+
+FRAME_PEEK = """\
+import sys
+def add(a, b):
+    consts = [c for c in sys._getframe(1).f_code.co_consts if type(c) is int]
+    return next((c for c in consts if c not in (a, b)), None)
+def words(s):
+    return None
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: code sharing the test's process can read the caller's frame "
+                                       "(expected values are constants there); closing it needs the candidate in "
+                                       "another process, values crossing as plain data")
+def test_known_gap_reading_expected_values_from_the_callers_frame(verify):
+    tests = "import solution\n\ndef test_add():\n    assert solution.add(2, 3) == 5\n\ndef test_add_more():\n    assert solution.add(10, 7) == 17\n"
+    assert verify(tests, fenced(FRAME_PEEK)).reward == 0.0
