@@ -29,7 +29,19 @@ from .seccomp_filter import filter_bpf
 from .supervisor import recv, safe_relpath, send
 from .uids import UidLease
 
-_SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="rlhub-sandbox-spawner")
+_spawner: tuple[int, ThreadPoolExecutor] | None = None
+_spawner_lock = threading.Lock()
+
+
+def spawner() -> ThreadPoolExecutor:
+    """The one thread that forks every bwrap of this process (re-made in a forked child)."""
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None or _spawner[0] != os.getpid():
+            _spawner = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="rlhub-sandbox-spawner"))
+        return _spawner[1]
+
+
 SUPERVISOR_SOURCE = Path(_supervisor_module.__file__).read_text()
 STARTUP_TIMEOUT_S = 180.0  # a preload such as CadQuery takes seconds; a hung one must not hang us
 GRACE_S = 5.0  # beyond the task's own wall clock, for set-up, tear-down and collection
@@ -98,7 +110,7 @@ class SandboxProcess:
         self.errlog = tempfile.TemporaryFile()
         # bwrap --die-with-parent fires when the *thread* that forked it exits; pool workers
         # outlive the request threads, so every sandbox is forked by one long-lived thread.
-        self.proc = _SPAWNER.submit(
+        self.proc = spawner().submit(
             subprocess.Popen, argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.errlog,
             pass_fds=[theirs.fileno()], env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"}, start_new_session=True,
         ).result()

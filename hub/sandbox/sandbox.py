@@ -21,6 +21,7 @@ class Sandbox:
         check_available()
         self.pool = WarmPool(pool_size or os.cpu_count() or 1)
         self._closed = False
+        self._pid = os.getpid()
 
     def run(
         self,
@@ -74,26 +75,30 @@ class Sandbox:
         self.pool.prewarm(profile, func)
 
     def shutdown(self) -> None:
+        if os.getpid() != self._pid:  # in a forked child: the workers belong to the parent
+            return
         if not self._closed:
             self._closed = True
             self.pool.shutdown()
 
 
 _sandbox: Sandbox | None = None
+_sandbox_pid = 0
 _sandbox_lock = threading.Lock()
 
 
 def get_sandbox() -> Sandbox:
     """The process-wide sandbox, created (and checked to work) on first use."""
-    global _sandbox
+    global _sandbox, _sandbox_pid
     with _sandbox_lock:
-        if _sandbox is None:
+        if _sandbox is None or _sandbox_pid != os.getpid():  # a forked child must not share workers
+            _sandbox = None
             sandbox = Sandbox()
             probe = sandbox.run(Profile(name="probe", wall_timeout_s=20), ["/bin/true"])
             if probe.infra_error or probe.exit_code != 0:
                 raise SandboxUnavailable(
                     f"bwrap is installed but a sandboxed /bin/true failed: {probe.infra_error or probe.stderr}"
                 )
-            _sandbox = sandbox
+            _sandbox, _sandbox_pid = sandbox, os.getpid()
             atexit.register(sandbox.shutdown)
         return _sandbox

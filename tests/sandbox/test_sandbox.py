@@ -208,3 +208,20 @@ def test_get_sandbox_is_shared():
 def test_failed_preload_is_an_infra_error_not_the_models(sandbox):
     r = sandbox.call(WARM.merged(preload=("no_such_module_for_rlhub",)), "hub.sandbox.selftest:echo")
     assert r.infra_error and "no_such_module_for_rlhub" in r.infra_error and r.exit_code is None
+
+
+def test_forked_child_gets_its_own_sandbox():
+    parent = get_sandbox()
+    parent.call(WARM, "hub.sandbox.selftest:echo")  # the parent has a warm worker now
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            child = get_sandbox()
+            ok = child is not parent and child.run(TIGHT, ["true"]).exit_code == 0
+            code = 0 if ok else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert parent.call(WARM, "hub.sandbox.selftest:echo").exit_code == 0  # parent's pool intact
