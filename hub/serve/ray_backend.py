@@ -8,7 +8,9 @@ to the least busy actor of its kind.
 
 A lost actor or node (process killed, node gone) fails the call with a Ray error, reported as
 `WorkerLost`: the service runs the sample again, avoiding that actor, while Ray restarts the
-actor (`max_restarts=-1`, on another node if its own is gone).
+actor (`max_restarts=-1`) if its node is still there. Actors are pinned to their node (a soft
+affinity let Ray put them all on one node), so an actor whose node is gone stays dead and is
+routed around: actors that failed are chosen last.
 """
 
 from __future__ import annotations
@@ -80,11 +82,13 @@ class RayBackend:
                     handle = remote_cls.options(
                         num_cpus=self.config.ray_actor_cpus, max_concurrency=self.config.ray_actor_concurrency,
                         max_restarts=-1, max_task_retries=0,
-                        scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=True),
+                        scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False),
                     ).remote(self.config.registry, self.config.plugins, kind, self.config.log_level)
                     pool.append(_Actor(handle, kind, node))
         everyone = [a for pool in self.pools.values() for a in pool]
-        await asyncio.wait_for(asyncio.gather(*[a.handle.where.remote() for a in everyone]), timeout=300)
+        placed = await asyncio.wait_for(asyncio.gather(*[a.handle.where.remote() for a in everyone]), timeout=300)
+        for actor, where in zip(everyone, placed):
+            actor.node = where["node"]
         logs.event("ray.ready", nodes=len(nodes), actors=len(everyone), kinds=self.kinds)
 
     def _pick(self, item: WorkItem) -> _Actor:
@@ -93,7 +97,7 @@ class RayBackend:
             raise WorkerLost(f"no Ray actor serves verifier {item.verifier!r}")
         avoid = item.extra.setdefault("avoid", set())
         candidates = [a for a in pool if id(a) not in avoid] or pool
-        return min(candidates, key=lambda a: (a.in_flight, a.lost))
+        return min(candidates, key=lambda a: (a.lost, a.in_flight))  # an actor that failed is the last resort
 
     async def run(self, item: WorkItem) -> Outcome:
         from ray.exceptions import RayError, RayTaskError

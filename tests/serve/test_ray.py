@@ -22,6 +22,13 @@ def cluster():
     worker = c.add_node(**NODE)
     c.wait_for_nodes()
     ray.init(address=c.address, include_dashboard=False)
+    # wait until the worker node really takes work (a node registers before it can run actors)
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    node_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeManagerPort"] == worker.node_manager_port)
+    probe = ray.remote(num_cpus=0)(lambda: ray.get_runtime_context().get_node_id())
+    assert ray.get(probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(),
+                   timeout=120) == node_id
     yield c, worker
     ray.shutdown()
     c.shutdown()
