@@ -7,7 +7,8 @@
         s.write_files({"a.py": "..."}); r = s.run(["python3", "a.py"]); s.read_files(["out.txt"])
 
 What a task sees: the interpreter and its site-packages (read-only; installed rlhub packages
-masked), a few /etc files, `profile.mounts` (read-only), fresh sized tmpfs on /sandbox (its cwd,
+masked), a few /etc files, `profile.mounts` (read-only; tasks run as an unprivileged uid,
+so a mount must be world-readable on the host), fresh sized tmpfs on /sandbox (its cwd,
 HOME), /tmp and /dev/shm, its own /proc; no network, a hostname of "sandbox", a clean env
 (PATH, HOME, LANG, PYTHONDONTWRITEBYTECODE, PYTEST_DISABLE_PLUGIN_AUTOLOAD=1, plus `env=`).
 

@@ -290,6 +290,13 @@ if "$secret_env" in os.environ:
     _c("write_readonly_mounts", "python", '''
 import os, sys, sysconfig
 targets = [sys.executable, sysconfig.get_paths()["purelib"] + "/hostile.pth", "/etc/passwd", "/usr/bin/hostile"]
+for line in open("/proc/self/mountinfo"):  # every read-only mount, the profile's own mounts included
+    fields = line.split()
+    point, options = fields[4], fields[5].split(",")
+    if "ro" in options and not point.startswith(("/proc", "/sys", "/dev")):
+        targets.append(os.path.join(point if os.path.isdir(point) else os.path.dirname(point), "hostile-write"))
+        if os.path.isfile(point):
+            targets.append(point)
 for t in targets:
     try:
         with open(t, "ab") as f:

@@ -7,21 +7,29 @@ import secrets
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 
 import pytest
 
-from hub.sandbox import Profile, Sandbox
+from hub.sandbox import Mount, Profile, Sandbox
 from hub.sandbox.hostile import HostContext
 from hub.sandbox.uids import UID_BASE, UID_COUNT, UidLease
 
 if shutil.which("bwrap") is None or os.geteuid() != 0:  # CI installs bubblewrap and runs as root
     pytest.skip("the sandbox tests need bwrap and root", allow_module_level=True)
 
+# A host directory mounted (read-only) into every test sandbox: hostile code must not change it.
+MOUNTED = tempfile.mkdtemp(prefix="rlhub-sandbox-mounted-")
+os.chmod(MOUNTED, 0o755)  # tasks run as an unprivileged uid: mounts must be world-readable
+with open(os.path.join(MOUNTED, "data.txt"), "w") as _f:
+    _f.write("read-only data")
+
 # Tight limits keep the hostile suite fast on two cores.
 TIGHT = Profile(
     name="tight", wall_timeout_s=2.0, cpu_s=1, memory_mb=96, max_procs=32, file_size_mb=1,
     open_files=64, output_bytes=4096, tmpfs_mb=8, collect=("**/*.txt",), recycle_after=1000,
+    mounts=(Mount(src=MOUNTED, dst="/data"),),
 )
 
 
@@ -122,4 +130,5 @@ def assert_host_untouched(host_fixture) -> None:
     assert all(not l.accepted for l in listeners), "a sandboxed program connected to a host listener"
     assert victim.poll() is None, "the victim (sibling) process was killed"
     assert open(ctx.secret_file).read() == ctx.secret_value
+    assert os.listdir(MOUNTED) == ["data.txt"] and open(os.path.join(MOUNTED, "data.txt")).read() == "read-only data"
     assert sandbox_uid_processes(exclude={victim.pid}) == [], "a sandboxed process outlived its task"

@@ -60,6 +60,8 @@ print(sorted(os.listdir("/")))
     for d in ("/tmp", "/dev/shm", "."):
         assert lines[d][0] == "False" and int(lines[d][1]) == TIGHT.tmpfs_mb << 20, d
     assert "root" in r.stdout and "home" not in r.stdout  # only what we mount exists
+    r = sandbox.run(TIGHT, ["cat", "/data/data.txt"])
+    assert r.stdout == "read-only data"  # the profile's mount
 
 
 def test_no_network_and_own_hostname(sandbox):
