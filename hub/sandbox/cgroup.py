@@ -2,8 +2,8 @@
 
 One cgroup per live sandbox, created below the cgroup this process already lives in (so a
 sandbox can only ever get less than its caller). cgroup v2 and v1 are both handled; where
-neither is writable, `MemoryCgroup.create` returns None and callers fall back to RLIMIT_AS and
-say so in the result (`memory_limit="rlimit"`).
+neither is writable (or RLHUB_SANDBOX_CGROUP=0), `MemoryCgroup.create` returns None and callers
+fall back to RLIMIT_AS and say so in the result (`memory_limit="rlimit"`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,22 @@ def _own_parent() -> tuple[str, str] | None:
 
 
 _PARENT: tuple[str, str] | None | bool = False  # False: not probed yet
+STALE_AFTER_S = 600
+
+
+def _remove_stale(parent: str) -> None:
+    """Empty cgroups left by a host process that was killed before it could remove them."""
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith("rlhub-")]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(parent, name)
+        try:
+            if time.time() - os.stat(path).st_mtime > STALE_AFTER_S and not open(os.path.join(path, "cgroup.procs")).read().strip():
+                os.rmdir(path)
+        except OSError:
+            pass
 
 
 class MemoryCgroup:
@@ -53,6 +69,8 @@ class MemoryCgroup:
             return None
         if _PARENT is False:
             _PARENT = _own_parent()
+            if _PARENT:
+                _remove_stale(_PARENT[1])
         if not _PARENT:
             return None
         version, parent = _PARENT
