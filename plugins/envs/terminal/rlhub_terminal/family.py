@@ -257,3 +257,82 @@ CITIES = ["Oslo", "Lima", "Cairo", "Perth", "Quito", "Dakar", "Hanoi", "Porto", 
 
 def pick(rng: random.Random, pool: list[str], k: int) -> list[str]:
     return rng.sample(pool, k)
+
+
+# -- file-system families ------------------------------------------------------------------------
+
+_FS_TESTS = '''\
+import os
+from pathlib import Path
+from solution import {entry}
+
+CASES = {cases!r}
+EXPECTED = {expected!r}
+
+
+def snapshot(root):
+    out = {{}}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            if not os.listdir(p):
+                out[os.path.relpath(p, root) + "/"] = None
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            out[os.path.relpath(p, root)] = Path(p).read_text()
+    return out
+
+
+def check(index, tmp_path):
+    tree, args = CASES[index]
+    for name, text in tree.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    got = {entry}(str(tmp_path), *args)
+    want_result, want_tree = EXPECTED[index]
+    assert type(got) is type(want_result) and got == want_result, f"returned {{got!r}}, expected {{want_result!r}}"
+    assert snapshot(tmp_path) == want_tree, f"directory is now {{sorted(snapshot(tmp_path))}}, expected {{sorted(want_tree)}}"
+'''
+
+
+def _snapshot(root: str) -> dict:
+    import os
+    from pathlib import Path
+
+    out: dict = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            if not os.listdir(p):
+                out[os.path.relpath(p, root) + "/"] = None
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            out[os.path.relpath(p, root)] = Path(p).read_text()
+    return out
+
+
+def fs_spec(prompt: str, entry: str, reference: str, wrong: list[str], cases: list[tuple[dict, tuple]]) -> Spec:
+    """A file-system family: each case is (tree {relpath: text}, extra args); the candidate's
+    `entry(root, *args)` works inside root. Expected result and resulting tree come from
+    running the reference in a scratch directory at generation time (small trees: cheap)."""
+    import os
+    import tempfile
+
+    namespace: dict[str, Any] = {"__name__": "reference"}
+    exec(_compiled(reference), namespace)  # noqa: S102 - our own reference code
+    expected = []
+    for tree, args in cases:
+        with tempfile.TemporaryDirectory() as root:
+            for name, text in tree.items():
+                os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+                with open(os.path.join(root, name), "w") as fh:
+                    fh.write(text)
+            result = namespace[entry](root, *copy.deepcopy(list(args)))
+            expected.append([result, _snapshot(root)])
+    tests = _FS_TESTS.format(entry=entry, cases=[[t, list(a)] for t, a in cases], expected=expected)
+    tests += one_test_per_case(len(cases), "tmp_path")
+    example = cases[0][0]
+    listing = "\n".join(f"{k}" for k in sorted(example))
+    full = (prompt.strip() + f"\n\nFor example, the directory might contain:\n```\n{listing}\n```"
+            "\n\nReply with the complete module in one ```python block.")
+    return Spec(full, reference, tests, wrong)
