@@ -15,7 +15,8 @@ class SandboxUnavailable(RuntimeError):
 class RunResult:
     """Outcome of one sandboxed run (cold `run`, warm `call` or a session's `run`).
 
-    `infra_error` set means the sandbox itself failed (not the model's code): callers must
+    `timed_out`: the wall clock or the CPU-time budget (profile.cpu_s) ran out; `signal` says
+    which signal ended it then (SIGKILL, SIGXCPU). `infra_error` set means the sandbox itself failed (not the model's code): callers must
     not charge the model for it. `value` is what a warm `call`'s function returned; that
     function shares its process with the model's code, so `value` is only as trustworthy as
     that process (verifiers add their own defences: sentinels, reports made outside it).

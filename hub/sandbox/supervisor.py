@@ -439,8 +439,11 @@ def supervise_task(msg, out_fd, err_fd, bpf):
                     poller.unregister(value_r)
                 elif len(value_buf) <= MAX_VALUE_BYTES:
                     value_buf += chunk
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     duration = time.monotonic() - start
+    if os.WIFSIGNALED(status) and (os.WTERMSIG(status) == signal.SIGXCPU or (
+            os.WTERMSIG(status) == signal.SIGKILL and usage.ru_utime + usage.ru_stime >= lim["cpu_s"])):
+        timed_out = True  # its CPU-time budget ran out: a timeout as much as the wall clock's
     marks.append(("task_done", time.monotonic()))
     os.kill(init_pid, signal.SIGKILL)  # the pid namespace dies with its init: nothing survives
     os.waitpid(init_pid, 0)

@@ -227,3 +227,8 @@ def test_forked_child_gets_its_own_sandbox():
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert parent.call(WARM, "hub.sandbox.selftest:echo").exit_code == 0  # parent's pool intact
+
+
+def test_cpu_budget_counts_as_a_timeout(sandbox):
+    r = sandbox.run(TIGHT.merged(wall_timeout_s=10), ["python3", "-c", "while True: pass"])
+    assert r.timed_out and r.signal in (9, 24) and r.duration_s < 5
