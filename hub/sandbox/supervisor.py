@@ -462,10 +462,16 @@ def supervise_task(msg, out_fd, err_fd, bpf):
         "timings": {name: round(t - marks[i][1], 4) for i, (name, t) in enumerate(marks[1:])},
     }
     if value_r is not None:
+        # The task's own code can write to this pipe too: take nothing from it but the value,
+        # or it could forge its exit code, a timeout, or an infra error that spares it a penalty.
         try:
-            result.update(json.loads(value_buf[:MAX_VALUE_BYTES]))
+            payload = json.loads(value_buf[:MAX_VALUE_BYTES])
         except ValueError:
-            result["value"] = None
+            payload = None
+        payload = payload if isinstance(payload, dict) else {}
+        result["value"] = payload.get("value")
+        if isinstance(payload.get("value_error"), str):
+            result["value_error"] = payload["value_error"][:1000]
     if msg["collect"]:
         # Everything of the task is dead now. This process is about to exit anyway: it drops to
         # the task's uid to collect, so no planted symlink can make it read as root.

@@ -232,3 +232,19 @@ def test_forked_child_gets_its_own_sandbox():
 def test_cpu_budget_counts_as_a_timeout(sandbox):
     r = sandbox.run(TIGHT.merged(wall_timeout_s=10), ["python3", "-c", "while True: pass"])
     assert r.timed_out and r.signal in (9, 24) and r.duration_s < 5
+
+
+def test_task_cannot_forge_result_fields_through_the_value_pipe(sandbox):
+    forge = """
+import json, os
+payload = json.dumps({"value": "forged", "exit_code": 0, "timed_out": False, "infra_error": "not me"}).encode()
+for fd in map(int, os.listdir("/proc/self/fd")):
+    if fd > 2:
+        try:
+            os.write(fd, payload)
+        except OSError:
+            pass
+os._exit(7)
+"""
+    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": forge}, args={"path": "main.py"})
+    assert r.exit_code == 7 and r.infra_error is None and r.value == "forged"  # a value is all it can forge
