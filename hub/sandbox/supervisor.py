@@ -21,6 +21,7 @@ It only ever imports (never builds CadQuery geometry: OCC state does not survive
 
 import base64
 import ctypes
+import fcntl
 import json
 import os
 import select
@@ -140,9 +141,13 @@ def drop_privileges(uid, bpf=None):
     clear_capabilities()  # and the inheritable one
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     if bpf:
-        buf = ctypes.create_string_buffer(bpf, len(bpf))
-        prog = SockFprog(len(bpf) // 8, ctypes.cast(buf, ctypes.c_void_p))
-        check(libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0), "seccomp")
+        install_seccomp(bpf)
+
+
+def install_seccomp(bpf):
+    buf = ctypes.create_string_buffer(bpf, len(bpf))
+    prog = SockFprog(len(bpf) // 8, ctypes.cast(buf, ctypes.c_void_p))
+    check(libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0), "seccomp")
 
 
 class CapHeader(ctypes.Structure):
@@ -279,8 +284,6 @@ def become_task(msg, out_fd, err_fd, value_w, bpf):
     stdin = os.memfd_create("stdin")
     write_all(stdin, base64.b64decode(msg["stdin"]))
     os.lseek(stdin, 0, os.SEEK_SET)
-    import fcntl
-
     sources = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (stdin, out_fd, err_fd)]  # out of 0-2's way
     for target, fd in enumerate(sources):
         os.dup2(fd, target, inheritable=True)
@@ -295,7 +298,8 @@ def become_task(msg, out_fd, err_fd, value_w, bpf):
         if msg["mode"] == "call":  # the warm interpreter's own mappings come on top
             address_space += int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     set_limits(lim, address_space)
-    bpf and drop_privileges_seccomp_only(bpf)
+    if bpf:  # last: everything above may use calls the filter denies
+        install_seccomp(bpf)
     env = msg["env"]
     if msg["mode"] == "exec":
         argv = msg["argv"]
@@ -331,12 +335,6 @@ def become_task(msg, out_fd, err_fd, value_w, bpf):
     except OSError:
         pass
     os._exit(code)
-
-
-def drop_privileges_seccomp_only(bpf):
-    buf = ctypes.create_string_buffer(bpf, len(bpf))
-    prog = SockFprog(len(bpf) // 8, ctypes.cast(buf, ctypes.c_void_p))
-    check(libc.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog), 0, 0), "seccomp")
 
 
 def reseed():
