@@ -7,8 +7,9 @@ import pytest
 
 from hub.sandbox.hostile import HOSTILE_CASES, PROBE, problems
 
-from .conftest import TIGHT, assert_host_untouched
+from .conftest import NEEDS_SANDBOX, TIGHT, assert_host_untouched
 
+pytestmark = NEEDS_SANDBOX
 WARM = TIGHT.merged(name="tight-warm", preload=("hub.sandbox.selftest",))
 
 

@@ -14,8 +14,9 @@ from hub.sandbox.pool import _key
 from hub.sandbox.hostile import PROBE, STATE_LEFT_BEHIND
 from hub.sandbox.uids import UID_BASE, UID_COUNT
 
-from .conftest import TIGHT, sandbox_uid_processes
+from .conftest import NEEDS_SANDBOX, TIGHT, sandbox_uid_processes
 
+pytestmark = NEEDS_SANDBOX
 WARM = TIGHT.merged(name="tight-warm", preload=("hub.sandbox.selftest",))
 STATUS = "print(open('/proc/self/status').read())"
 
