@@ -84,7 +84,7 @@ def main() -> None:
 
     sb = Sandbox(pool_size=args.workers)
     print(f"{os.cpu_count()} cores, {args.workers} concurrent tasks; memory bounded by: "
-          f"{sb.run(Profile(), ['true']).memory_limit}")
+          f"{sb.run(Profile(), ['true']).memory_limit}; load average before: {os.getloadavg()[0]:.1f}")
     print(f"{'workload':<22} {'mode':<6} {'verif/s':>8} {'median ms':>10}   notes")
     try:
         for name, cold_profile, files, argv, warm_profile, (func, fargs), check in workloads():

@@ -56,9 +56,15 @@ class WarmPool:
                 self._cond.notify()
             raise
 
-    def _release(self, key: tuple, worker: SandboxProcess, retire: bool) -> None:
+    def _release(self, key: tuple, worker: SandboxProcess, retire: bool, profile: Profile | None = None,
+                 func: str | None = None) -> None:
         if retire or self._closed or not worker.alive:
             worker.close()
+            if profile is not None and not self._closed:
+                # Replace it in the background: a CadQuery preload takes seconds, and the next
+                # task should not wait for it in line. The slot stays counted meanwhile.
+                threading.Thread(target=self._replace, args=(key, profile, func), daemon=True).start()
+                return
             with self._cond:
                 self._count[key] -= 1
                 self._cond.notify()
@@ -66,6 +72,16 @@ class WarmPool:
         with self._cond:
             self._idle[key].append(worker)
             self._cond.notify()
+
+    def _replace(self, key: tuple, profile: Profile, func: str | None) -> None:
+        try:
+            worker = self._spawn(profile, func)
+        except BaseException:
+            with self._cond:
+                self._count[key] -= 1
+                self._cond.notify()
+            return
+        self._release(key, worker, retire=False)
 
     def call(self, profile: Profile, func: str, **task: Any) -> RunResult:
         key = _key(profile, func)
@@ -76,7 +92,7 @@ class WarmPool:
             retire = result.infra_error is not None or worker.tasks_done >= profile.recycle_after
             return result
         finally:
-            self._release(key, worker, retire)
+            self._release(key, worker, retire, profile, func)
 
     def prewarm(self, profile: Profile, func: str | None = None) -> None:
         key = _key(profile, func)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 
 import pytest
 
@@ -131,12 +132,17 @@ def test_nothing_carries_over_between_warm_tasks(sandbox):
 
 def test_warm_worker_recycled_after_k_tasks_and_after_death(sandbox):
     profile = WARM.merged(name="recycle", recycle_after=2, preload=("hub.sandbox.selftest", "json"))  # own workers
+    idle = sandbox.pool._idle[_key(profile, "hub.sandbox.selftest:echo")]
     workers = []
     for _ in range(3):
         sandbox.call(profile, "hub.sandbox.selftest:echo")
-        idle = sandbox.pool._idle[_key(profile, "hub.sandbox.selftest:echo")]
-        workers.append(idle[-1] if idle else None)
-    assert workers[0] is not None and workers[1] is None and workers[2] is not workers[0]
+        for _ in range(200):  # a retired worker is replaced in the background
+            if idle:
+                break
+            time.sleep(0.05)
+        workers.append(idle[-1])
+    # the first worker retired after its 2nd task; its replacement serves the 3rd
+    assert workers[1] is not workers[0] and workers[2] is workers[1] and not workers[0].alive
     workers[2].kill()  # a worker that died while idle is replaced, not used
     r = sandbox.call(profile, "hub.sandbox.selftest:echo")
     assert r.exit_code == 0 and r.infra_error is None
@@ -249,3 +255,14 @@ os._exit(7)
 """
     r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": forge}, args={"path": "main.py"})
     assert r.exit_code == 7 and r.infra_error is None and r.value == "forged"  # a value is all it can forge
+
+
+def test_session_runs_are_fresh_processes_on_a_kept_work_dir(sandbox):
+    with sandbox.session(TIGHT) as s:
+        s.write_files({"left.py": STATE_LEFT_BEHIND, "probe.py": PROBE})
+        assert "left state behind" in s.run(["python3", "left.py"]).stdout
+        r = s.run(["python3", "probe.py"])
+        # the work dir is kept on purpose; everything else is fresh
+        assert r.stdout.startswith("DIRTY: work dir not fresh") and "/tmp" not in r.stdout, r.stdout
+        assert "processes" not in r.stdout and "socket" not in r.stdout and "environment" not in r.stdout
+    assert sandbox_uid_processes() == []
