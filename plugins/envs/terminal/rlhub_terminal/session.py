@@ -40,6 +40,11 @@ class InfraFault(RuntimeError):
     """The sandbox failed (not the model's code)."""
 
 
+class Refused(Exception):
+    """The sandbox refused a file write/read because of what the model left in the work dir
+    (a directory or symlink in the way, a full tmpfs): the model's doing, fed back to it."""
+
+
 def shorten(text: str, truncated: bool = False) -> str:
     """Head and tail of long output, with a marker saying how much was cut."""
     if len(text) > HEAD_CHARS + TAIL_CHARS + 100:
@@ -103,7 +108,10 @@ class TerminalEpisode(Episode):
     @staticmethod
     def _apply(session, action: Action):
         if action.kind == "write":
-            session.write_files({action.path: action.text})
+            try:
+                session.write_files({action.path: action.text})
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
             return None
         r = session.run(["bash", "-c", action.text])
         if r.infra_error:
@@ -117,8 +125,13 @@ class TerminalEpisode(Episode):
             try:
                 session = self._session or self._open()
                 if read is not None:
-                    return session.read_files([read])
+                    try:
+                        return session.read_files([read])
+                    except ValueError as exc:
+                        raise Refused(str(exc)) from None
                 return self._apply(session, action)
+            except Refused:
+                raise
             except Exception as exc:  # the model's code runs inside bwrap: an exception here is the sandbox's
                 last = f"{type(exc).__name__}: {exc}"
                 log.warning("terminal session sandbox fault (attempt %d): %s", attempt + 1, last)
@@ -159,7 +172,11 @@ class TerminalEpisode(Episode):
             report.append("nothing to do: send ```bash blocks to run, a ```python file=PATH block to "
                           "write a file, or SUBMIT")
         for action in turn.actions:
-            r = self._with_retries(action)
+            try:
+                r = self._with_retries(action)
+            except Refused as exc:
+                report.append(f"could not write {action.path}: {exc}")
+                continue
             self._journal.append(action)
             if action.kind == "write":
                 report.append(f"wrote {action.path} ({len(action.text.encode())} bytes)")
@@ -184,7 +201,10 @@ class TerminalEpisode(Episode):
         return self.grade(fenced(text, self.language) if text.strip() else "")
 
     def _solution_text(self) -> str | None:
-        got = self._with_retries(None, read=self.solution_path) or {}
+        try:
+            got = self._with_retries(None, read=self.solution_path) or {}
+        except Refused:
+            return None
         data = got.get(self.solution_path)
         if data is None:
             return None

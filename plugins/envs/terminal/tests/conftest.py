@@ -1,0 +1,38 @@
+"""Shared fixtures: a catalog over the terminal environments with a short-timeout profile, so
+hostile commands (sleep forever) cost seconds, not the production profile's 20 s."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+import pytest
+
+import hub
+
+
+@pytest.fixture(scope="session")
+def catalog(tmp_path_factory):
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    path = tmp_path_factory.mktemp("reg") / "registry.yaml"
+    path.write_text(textwrap.dedent("""\
+        version: 1
+        profiles:
+          terminal-test:
+            extends: pytest
+            wall_timeout_s: 6
+        environments:
+          - id: "terminal/*"
+            profile: terminal-test
+    """))
+    return hub.load(path)
+
+
+def fenced_file(path: str, code: str, lang: str = "python") -> str:
+    return f"```{lang} file={path}\n{code.strip()}\n```\n"
+
+
+def body(response: str) -> str:
+    """The code inside a fenced response (reference or wrong answer)."""
+    return response.split("\n", 1)[1].rsplit("```", 1)[0]
