@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if ! command -v bwrap >/dev/null || ! ldconfig -p | grep -q libGL.so.1 || [ ! -d /usr/share/fonts/truetype/dejavu ]; then
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq bubblewrap libgl1 libglu1-mesa libxrender1 libxext6 libx11-6 fonts-dejavu-core >/dev/null
+  $SUDO apt-get install -y -qq bubblewrap libseccomp2 libgl1 libglu1-mesa libxrender1 libxext6 libx11-6 fonts-dejavu-core >/dev/null
 fi
 
 PY=${PYTHON:-python3}
