@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from conftest import REPO
+from openrlhf_harness import REPO
 
 from hub.catalog import Catalog
 from hub.trainer_adapters import trl_reward

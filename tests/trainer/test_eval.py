@@ -8,7 +8,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import REPO
+from openrlhf_harness import REPO
 
 from hub.catalog import Catalog
 from hub.cli import main

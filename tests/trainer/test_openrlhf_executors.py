@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from conftest import REPO, ScriptedEngine, sampling_params
+from openrlhf_harness import REPO, ScriptedEngine, sampling_params
 
 from hub.catalog import Catalog
 from hub.turn_format import PRESETS

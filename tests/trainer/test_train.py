@@ -7,7 +7,7 @@ import json
 
 import pytest
 import yaml
-from conftest import REPO, ScriptedEngine, sampling_params
+from openrlhf_harness import REPO, ScriptedEngine, sampling_params
 
 from hub.catalog import Catalog
 from hub.cli import main

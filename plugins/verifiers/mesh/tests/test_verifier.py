@@ -3,7 +3,7 @@
 import time
 
 import pytest
-from conftest import PLATE, cq_task, ensure_warm
+from mesh_harness import PLATE, cq_task, ensure_warm
 
 from hub import VerifierError
 from hub.verifier import grade
