@@ -38,7 +38,7 @@ echo "total $total"
 '''
     wrong = ['''
 #!/usr/bin/env bash
-wc -l *.txt | awk '{print $2, $1}'
+wc -l *.txt | while read -r n f; do echo "$f $n"; done
 ''']
     return program_spec("Write a bash script solution.sh that, in the current directory, prints for each *.txt file (in name "
                         "order) 'NAME LINES' (number of newline characters), then 'total N'. With no .txt files it prints "
@@ -60,11 +60,16 @@ def sh_csv_column(rng):
     ref = '''
 #!/usr/bin/env bash
 file=$1 col=$2
-awk -F, -v col="$col" '
-NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) idx = i
-          if (!idx) { print "no column " col > "/dev/stderr"; exit 1 }
-          next }
-{ print $idx }' "$file"
+IFS=, read -r -a header < "$file"
+idx=0
+for i in "${!header[@]}"; do
+    [ "${header[$i]}" = "$col" ] && idx=$((i + 1))
+done
+if [ "$idx" -eq 0 ]; then
+    echo "no column $col" >&2
+    exit 1
+fi
+tail -n +2 "$file" | cut -d, -f"$idx"
 '''
     wrong = ['''
 #!/usr/bin/env bash
@@ -129,11 +134,12 @@ def sh_top_words(rng):
     ref = '''
 #!/usr/bin/env bash
 set -euo pipefail
-tr 'A-Z' 'a-z' < "$2" | tr -cs 'a-z' '\\n' | grep -v '^$' | sort | uniq -c | sort -k1,1nr -k2,2 | head -n "$1" | awk '{print $1, $2}'
+tr 'A-Z' 'a-z' < "$2" | tr -cs 'a-z' '\\n' | grep -v '^$' | sort | uniq -c | sort -k1,1nr -k2,2 | head -n "$1" |
+    while read -r count word; do echo "$count $word"; done
 '''
     wrong = ['''
 #!/usr/bin/env bash
-tr -s ' ' '\\n' < "$2" | sort | uniq -c | sort -rn | head -n "$1" | awk '{print $1, $2}'
+tr -s ' ' '\\n' < "$2" | sort | uniq -c | sort -rn | head -n "$1" | while read -r c w; do echo "$c $w"; done
 ''']
     return program_spec("Write a bash script solution.sh N FILE printing the N most frequent words of FILE as 'COUNT WORD' "
                         "lines. Words are runs of letters a-z, compared case-insensitively and printed lower-case; order by "
@@ -207,11 +213,13 @@ def sh_errors_per_day(rng):
         cases.append({"files": {"app.log": "\n".join(lines) + "\n"}, "stdout": "".join(f"{d} {c}\n" for d, c in sorted(counts.items())), "exit": 0})
     ref = '''
 #!/usr/bin/env bash
-awk '$3 == "ERROR" { n[$1]++ } END { for (d in n) print d, n[d] }' app.log | sort
+while read -r day _ level _; do
+    [ "$level" = ERROR ] && echo "$day"
+done < app.log | sort | uniq -c | while read -r count day; do echo "$day $count"; done
 '''
     wrong = ['''
 #!/usr/bin/env bash
-grep ERROR app.log | cut -d' ' -f1 | sort | uniq -c | awk '{print $2, $1}'
+grep ERROR app.log | cut -d' ' -f1 | sort | uniq -c | while read -r c d; do echo "$d $c"; done
 ''']
     return program_spec("app.log has lines 'YYYY-MM-DD HH:MM:SS LEVEL message'. Write a bash script solution.sh printing, for "
                         "each date with at least one line of level ERROR (the third field; the word in a message does not "
