@@ -189,7 +189,10 @@ def program_spec(prompt: str, language: str, reference: str, wrong: list[str], c
     tests = _PROGRAM_TESTS.format(solution=SOLUTION_PATH[language], runner=runner, cases=cases)
     tests += one_test_per_case(len(cases), "tmp_path")
     block = "python" if language == "python" else "bash"
-    full = prompt.strip() + f"\n\nReply with the complete {SOLUTION_PATH[language]} in one ```{block} block."
+    full = prompt.strip()
+    if language == "python":  # the grader imports the module: running it must need __main__
+        full += "\n\nThe program must be importable without side effects (entry code under `if __name__ == \"__main__\":`)."
+    full += f"\n\nReply with the complete {SOLUTION_PATH[language]} in one ```{block} block."
     return Spec(full, reference, tests, wrong, files=files or {})
 
 

@@ -306,13 +306,17 @@ import argparse
 import sys
 from collections import Counter
 
-p = argparse.ArgumentParser()
-p.add_argument("--min", type=int, default=1)
-args = p.parse_args()
-counts = Counter(line.rstrip("\\n") for line in sys.stdin if line.strip())
-for word, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-    if n >= args.min:
-        print(n, word)
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--min", type=int, default=1)
+    args = p.parse_args()
+    counts = Counter(line.rstrip("\\n") for line in sys.stdin if line.strip())
+    for word, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if n >= args.min:
+            print(n, word)
+
+if __name__ == "__main__":
+    main()
 '''
     wrong = ['''
 import sys
