@@ -27,12 +27,3 @@ def catalog(tmp_path_factory):
             profile: terminal-test
     """))
     return hub.load(path)
-
-
-def fenced_file(path: str, code: str, lang: str = "python") -> str:
-    return f"```{lang} file={path}\n{code.strip()}\n```\n"
-
-
-def body(response: str) -> str:
-    """The code inside a fenced response (reference or wrong answer)."""
-    return response.split("\n", 1)[1].rsplit("```", 1)[0]

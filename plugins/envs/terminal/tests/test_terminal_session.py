@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import body, fenced_file
+from terminal_helpers import body, fenced_file
 
 from hub.sandbox import RunResult, get_sandbox
 
