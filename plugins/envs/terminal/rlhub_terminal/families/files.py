@@ -226,8 +226,8 @@ def clean_pattern(rng):
     cases = []
     for _ in range(3):
         tree = _tree(rng, ["tmp", "log", "txt", "pyc"], rng.randint(4, 9))
-        tree["cache/only.tmp"] = "x\n"
-        tree["cache/only.log"] = "x\n"
+        for pat in pats:  # a directory that only matching files fill: it must be pruned
+            tree["cache/only" + pat[1:]] = "x\n"
         tree["keep.txt"] = "keep\n"
         cases.append((tree, (pats,)))
     ref = '''
