@@ -311,7 +311,7 @@ def _snapshot(root: str) -> dict:
         for f in filenames:
             p = os.path.join(dirpath, f)
             out[os.path.relpath(p, root)] = Path(p).read_text()
-    return out
+    return dict(sorted(out.items()))  # os.walk order is the filesystem's: never let it into a task
 
 
 def fs_spec(prompt: str, entry: str, reference: str, wrong: list[str], cases: list[tuple[dict, tuple]]) -> Spec:

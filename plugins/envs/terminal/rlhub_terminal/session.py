@@ -22,7 +22,7 @@ from .family import fenced
 log = logging.getLogger(__name__)
 
 SESSION_INSTRUCTIONS = """\
-You are working in a shell session in an empty-ish work directory (no network). Each of your
+You are working in a shell session in a work directory of your own (no network). Each of your
 replies may contain, in order:
 - ```bash blocks: each is run with `bash -c` in the work directory; you will see its exit code,
   stdout and stderr (long output is shortened);
