@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 from terminal_helpers import body, fenced_file
 
@@ -172,3 +175,19 @@ def test_planted_symlinks_and_directories_do_not_leak_or_crash(catalog):
     step = ep.step("SUBMIT")
     assert step.done and not step.verdict.passed and step.verdict.error is None
     assert "root:x" not in str(step.verdict.details) and "root:x" not in step.observation
+
+
+def _children() -> int:
+    return len(subprocess.run(["pgrep", "-P", str(os.getpid())], capture_output=True, text=True).stdout.split())
+
+
+def test_close_and_finish_release_the_session_sandbox(catalog):
+    before = _children()
+    ep, _ = open_episode(catalog)
+    ep.step("```bash\necho hi\n```")
+    assert _children() == before + 1  # the episode's persistent sandbox
+    ep.close()
+    assert _children() == before
+    ep, _ = open_episode(catalog)
+    ep.step("```bash\necho hi\n```\nSUBMIT")  # finishing also releases it
+    assert _children() == before
