@@ -110,6 +110,9 @@ def bwrap_argv(profile: Profile, *, persistent_work: bool, extra_dirs: tuple[str
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
+    # bwrap makes the parents of bind targets 0700 (root's): the task's unprivileged uid could
+    # then reach nothing in /etc (awk via /etc/alternatives, passwd, localtime, ssl).
+    argv += ["--perms", "0755", "--dir", "/etc"]
     for entry in ETC_ENTRIES:
         path = os.path.join("/etc", entry)
         if os.path.exists(path):

@@ -66,6 +66,14 @@ print(sorted(os.listdir("/")))
     assert r.stdout == "read-only data"  # the profile's mount
 
 
+def test_task_can_use_the_system_configuration_it_is_given(sandbox):
+    # the unprivileged task uid must reach /etc's bound entries: awk lives behind /etc/alternatives
+    r = sandbox.run(TIGHT, ["bash", "-c", "echo 'a b' | awk '{print $2}'; head -c 5 /etc/passwd; ls /etc | wc -l"])
+    lines = r.stdout.splitlines()
+    assert r.exit_code == 0 and lines[0] == "b" and lines[1].startswith("root:"), r.stderr
+    assert "shadow" not in sandbox.run(TIGHT, ["ls", "/etc"]).stdout  # and only those entries
+
+
 def test_no_network_and_own_hostname(sandbox):
     code = "import socket, os\nprint(socket.gethostname())\nprint(socket.if_nameindex())"
     r = sandbox.run(TIGHT, ["python3", "-c", code])

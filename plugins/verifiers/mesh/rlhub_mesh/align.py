@@ -19,7 +19,7 @@ import numpy as np
 from . import metrics
 from .meshes import PartMesh
 
-MODES = ("none", "rotation", "scale", "rotation+scale")
+MODES = ("none", "rotation", "scale", "rotation+scale")  # verifier.INVARIANCE_MODES repeats it
 SCREEN_POINTS, EXACT_CANDIDATES = 512, 4
 
 

@@ -25,10 +25,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from hub import Verdict, Verifier, VerifierConfig, VerifierError
 
-from . import align as align_mod
-from . import cache, features, metrics, policy
+from . import cache, features, policy
 from .extract import extract_script
-from .meshes import BadMesh, PartMesh, decode
+
+# Geometry (trimesh, manifold3d, scipy) is imported where a part is graded, not here: this module
+# is imported whenever the plugin registers, and `rlhub list` must not pay ~0.3 s for it.
+INVARIANCE_MODES = ("none", "rotation", "scale", "rotation+scale")  # rlhub_mesh.align.MODES
 
 RUNNER = "rlhub_mesh.runner:build"
 RUNNER_VERSION = 2  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
@@ -76,8 +78,8 @@ class Part:
     """A built, validated part: the runner's measurements plus its checked mesh."""
 
     built: dict
-    mesh: PartMesh
-    _sample: metrics.SurfaceSample | None = field(default=None, repr=False)
+    mesh: "PartMesh"
+    _sample: "metrics.SurfaceSample | None" = field(default=None, repr=False)
     _lobes: int | None = None
 
     @property
@@ -88,7 +90,9 @@ class Part:
     def feats(self) -> dict:
         return self.built["features"]
 
-    def sample(self, n_query: int, n_target: int) -> metrics.SurfaceSample:
+    def sample(self, n_query: int, n_target: int) -> "metrics.SurfaceSample":
+        from . import metrics
+
         if self._sample is None:
             self._sample = metrics.SurfaceSample(self.mesh, n_query, n_target)
         return self._sample
@@ -135,6 +139,8 @@ class MeshIoU(Verifier):
         return value
 
     def _part(self, built: dict) -> Part:
+        from .meshes import BadMesh, decode
+
         if not isinstance(built.get("props"), dict) or not isinstance(built.get("features"), dict):
             raise GateFailure("invalid", "the runner returned no measurements")
         try:
@@ -172,8 +178,8 @@ class MeshIoU(Verifier):
         if unknown:
             raise VerifierError(f"task.hidden['options']: unknown key(s) {sorted(unknown)}; known: ['invariance']")
         mode = options.get("invariance", self.config.invariance)
-        if mode not in align_mod.MODES:
-            raise VerifierError(f"task.hidden['options']['invariance'] = {mode!r}; expected one of {align_mod.MODES}")
+        if mode not in INVARIANCE_MODES:
+            raise VerifierError(f"task.hidden['options']['invariance'] = {mode!r}; expected one of {INVARIANCE_MODES}")
         hinted = task.hidden.get("features")
         if hinted is not None and (isinstance(hinted, str) or not all(isinstance(h, str) for h in hinted)):
             raise VerifierError(f"task.hidden['features'] must be a list of names, got {hinted!r}")
@@ -236,6 +242,9 @@ class MeshIoU(Verifier):
 
     def compare(self, ref: Part, cand: Part, mode: str, checks: tuple[str, ...]) -> dict[str, float]:
         """Every component by name, in [0, 1]; all exactly 1.0 for the reference's own build."""
+        from . import align as align_mod
+        from . import metrics
+
         c = self.config
         moved, scale = align_mod.align(ref.mesh, cand.mesh, mode)
         same = moved.digest == ref.mesh.digest
@@ -260,7 +269,7 @@ class MeshIoU(Verifier):
         return {k: float(round(v, 6)) for k, v in out.items()}
 
 
-def _mesh_props(mesh: PartMesh) -> dict:
+def _mesh_props(mesh: "PartMesh") -> dict:
     v = mesh.vertices
     return {"bbox": [v.min(axis=0).tolist(), v.max(axis=0).tolist()], "volume": mesh.volume,
             "area": float(mesh.manifold.surface_area())}

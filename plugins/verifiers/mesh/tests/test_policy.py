@@ -84,3 +84,9 @@ def test_restricted_builtins_hand_out_only_allowed_modules():
 ])
 def test_extract_script(response, script):
     assert extract_script(response) == script
+
+
+def test_verifier_knows_the_same_invariance_modes_as_align():
+    from rlhub_mesh import align, verifier
+
+    assert verifier.INVARIANCE_MODES == align.MODES
