@@ -119,53 +119,59 @@ def collect(extra_plugins: list[tuple[str, Any]] = ()) -> PluginSet:
 
 
 def _run_hooks(pm: pluggy.PluginManager, owners: dict[str, PluginInfo], result: PluginSet) -> None:
-    for hook_name, make_register in (
-        ("rlhub_register_profiles", _profile_register),
-        ("rlhub_register_verifiers", _verifier_register),
-        ("rlhub_register_envs", _env_register),
+    for hook_name, make_register, table in (
+        ("rlhub_register_profiles", _profile_register, "profiles"),
+        ("rlhub_register_verifiers", _verifier_register, "verifiers"),
+        ("rlhub_register_envs", _env_register, "envs"),
     ):
         for impl in getattr(pm.hook, hook_name).get_hookimpls():
             info = owners[impl.plugin_name]
             if info.error:
                 continue
+            # All or nothing: a hook that raises half-way keeps none of what it registered, so a
+            # broken plugin is visibly broken rather than quietly missing some environments.
+            staged: dict[str, Any] = {}
+            before = (info.envs, info.verifiers)
             try:
-                impl.function(register=make_register(info, result))
+                impl.function(register=make_register(info, getattr(result, table), staged))
             except Exception as exc:
                 info.error = f"{hook_name} raised {_one_line(exc)}"
+                info.envs, info.verifiers = before
+            else:
+                getattr(result, table).update(staged)
 
 
-def _profile_register(info: PluginInfo, result: PluginSet):
+def _profile_register(info: PluginInfo, known: dict[str, Profile], staged: dict[str, Profile]):
     def register(profile: Profile) -> None:
         if not isinstance(profile, Profile):
             raise TypeError(f"register() takes a hub.sandbox.Profile, got {type(profile).__name__}")
-        result.profiles[profile.name] = profile
+        staged[profile.name] = profile
 
     return register
 
 
-def _verifier_register(info: PluginInfo, result: PluginSet):
+def _verifier_register(info: PluginInfo, known: dict[str, VerifierSpec], staged: dict[str, VerifierSpec]):
     def register(cls: type[Verifier]) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Verifier) and cls.name):
             raise TypeError(f"register() takes a Verifier subclass with a name, got {cls!r}")
-        other = result.verifiers.get(cls.name)
+        other = known.get(cls.name) or staged.get(cls.name)
         if other is not None:
             raise ValueError(f"verifier {cls.name!r} is already registered by {other.distribution}")
-        result.verifiers[cls.name] = VerifierSpec(cls.name, cls, info.distribution, info.version)
+        staged[cls.name] = VerifierSpec(cls.name, cls, info.distribution, info.version)
         info.verifiers += 1
 
     return register
 
 
-def _env_register(info: PluginInfo, result: PluginSet):
+def _env_register(info: PluginInfo, known: dict[str, EnvSpec], staged: dict[str, EnvSpec]):
     def register(env_id: str, factory: Callable[[str], Environment], *, verifier: str, **kwargs: Any) -> None:
-        other = result.envs.get(env_id)
+        other = known.get(env_id) or staged.get(env_id)
         if other is not None:
             raise ValueError(f"environment {env_id!r} is already registered by {other.distribution}")
-        spec = EnvSpec(
+        staged[env_id] = EnvSpec(
             id=env_id, factory=factory, verifier=verifier,
             distribution=info.distribution, version=info.version, **kwargs,
         )
-        result.envs[env_id] = spec
         info.envs += 1
 
     return register

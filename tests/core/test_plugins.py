@@ -42,8 +42,10 @@ def test_broken_plugins_are_reported_by_name_and_others_still_load(plugin_dir):
     make_plugin_dist(plugin_dir, "rlhub-broken", "rlhub_broken", "import does_not_exist_anywhere\n")
     make_plugin_dist(plugin_dir, "rlhub-raises", "rlhub_raises", '''
 from hub import hookimpl
+from hub.builtin.arith import SumList
 @hookimpl
 def rlhub_register_envs(register):
+    register("half/registered-v1", SumList, verifier="exact_match")
     raise RuntimeError("database not reachable")
 ''')
     out = run_rlhub("plugins", "--json", pythonpath=plugin_dir)
@@ -51,11 +53,15 @@ def rlhub_register_envs(register):
     assert out.returncode == 1
     assert "ModuleNotFoundError" in rows["rlhub_broken"]["error"]
     assert "database not reachable" in rows["rlhub_raises"]["error"]
+    assert rows["rlhub_raises"]["environments"] == 0  # all or nothing: nothing half-registered
     assert rows["rlhub_echo"]["error"] is None and rows["arith"]["error"] is None
     listed = run_rlhub("list", pythonpath=plugin_dir)
     assert listed.returncode == 0 and "arith/add-v1" in listed.stdout
     assert "plugin 'rlhub_broken' (rlhub-broken 0.1) failed to load" in listed.stderr
     assert "Traceback" not in listed.stderr
+    (plugin_dir / "half.yaml").write_text("environments:\n  - id: 'half/*'\n")
+    half = run_rlhub("list", "--registry", str(plugin_dir / "half.yaml"), pythonpath=plugin_dir)
+    assert half.returncode == 2 and "matches no installed environment" in half.stderr
 
 
 def test_duplicate_environment_id_is_the_later_plugins_error(plugin_dir):
