@@ -93,12 +93,28 @@ class RlhubAgent(AgentInstanceBase):
         logs["rlhub/passed"] = float(verdict.passed)
         return self._result(float(verdict.reward), "", True, logs, states)
 
-    @staticmethod
-    def _result(reward: float, feedback: str, done: bool, logs: dict, states: dict) -> dict:
+    def _result(self, reward: float, feedback: str, done: bool, logs: dict, states: dict) -> dict:
+        if done:
+            self.close()
         # Intermediate steps earn 0, so OpenRLHF's sum over steps is the final verdict's reward.
         value = torch.tensor(reward, dtype=torch.float32)
         return {"rewards": value, "scores": value, "environment_feedback": feedback, "done": done,
                 "sampling_params": states.get("sampling_params"), "extra_logs": logs}
+
+
+    def close(self) -> None:
+        """Release the episode (a terminal session holds a sandbox) without blocking the loop."""
+        episode, self.episode = self.episode, None
+        if episode is not None:
+            _executor().submit(episode.close)
+
+    def __del__(self) -> None:
+        # OpenRLHF has no end-of-episode hook: a rollout cut off by its token budget before `done`
+        # just drops this instance, so the episode is closed when the instance goes.
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the sandbox's own clean-up takes over
+            pass
 
 
 class RlhubAgentExecutor(MultiTurnAgentExecutor):

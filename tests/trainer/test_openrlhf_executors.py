@@ -134,3 +134,48 @@ def test_feedback_follows_the_turn_format_when_the_model_was_cut_off():
     assert chatml.feedback("12<|im_end|>", "lower") == "\n<|im_start|>user\nlower<|im_end|>\n<|im_start|>assistant\n"
     # Truncated: no end-of-turn token yet, so the feedback closes the turn itself.
     assert chatml.feedback("12", "lower").startswith("<|im_end|>\n<|im_start|>user\n")
+
+
+def _children() -> int:
+    import os
+    import subprocess
+
+    return len(subprocess.run(["pgrep", "-P", str(os.getpid())], capture_output=True, text=True).stdout.split())
+
+
+def test_agent_releases_a_terminal_session_when_done_or_dropped():
+    """OpenRLHF has no end-of-episode hook: an agent dropped mid-episode must still free its sandbox."""
+    import gc
+
+    from hub.openrlhf_agent import RlhubAgent, _executor
+
+    cat = Catalog.load(REPO / "registry.yaml")
+    sessions = [e.id for e in cat.select("terminal/session-*")]
+    if not sessions:
+        pytest.skip("rlhub-terminal is not installed")
+    label = json.dumps({"env": sessions[0], "seed": 1})
+    before = _children()
+
+    async def play(actions: list[str]) -> RlhubAgent:
+        agent = RlhubAgent()
+        await agent.reset({"observation": "prompt", "label": label})
+        for action in actions:
+            out = await agent.step({"action_text": action})
+        return agent, out
+
+    agent, out = run(play(["```bash\necho hi\n```"]))
+    assert not out["done"] and _children() == before + 1  # the episode's persistent sandbox
+    del agent
+    gc.collect()
+    _executor().submit(lambda: None).result()  # the close was queued on the same pool
+    deadline = time.monotonic() + 10
+    while _children() != before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children() == before
+
+    agent, out = run(play(["```bash\necho hi\n```\nSUBMIT"]))
+    assert out["done"] and agent.episode is None
+    deadline = time.monotonic() + 10
+    while _children() != before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children() == before
