@@ -13,9 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .work import Outcome
-
-FLAGS = ("timeout", "no_verdict", "bad_label")
+from ..rewards import Outcome, reply
 
 
 class BadRequest(ValueError):
@@ -69,10 +67,6 @@ def parse_body(raw: bytes) -> RewardBatch:
 
 
 def response_body(outcomes: list[Outcome], request_id: str) -> dict[str, Any]:
-    rewards = [o.reward for o in outcomes]
-    extra_logs = {"rlhub/passed": [float(o.passed) for o in outcomes]}
-    for flag in FLAGS:
-        extra_logs[f"rlhub/{flag}"] = [float(o.kind == flag) for o in outcomes]
-    extra_logs["rlhub/retried"] = [float(o.attempts > 1) for o in outcomes]
-    return {"rewards": rewards, "scores": list(rewards), "extra_logs": extra_logs,
-            "request_id": request_id, "errors": [o.error for o in outcomes]}
+    body = reply(outcomes)
+    body["extra_logs"]["rlhub/retried"] = [float(o.attempts > 1) for o in outcomes]
+    return {**body, "request_id": request_id, "errors": [o.error for o in outcomes]}
