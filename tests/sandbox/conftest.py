@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
-import socket
-import subprocess
 import tempfile
-import threading
 
 import pytest
 
 from hub.sandbox import Mount, Profile, Sandbox
-from hub.sandbox.hostile import HostContext
-from hub.sandbox.uids import UID_BASE, UID_COUNT, UidLease
+from hub.sandbox.hostbait import HostBait
+from hub.sandbox.uids import UID_BASE, UID_COUNT
 
 # CI installs bubblewrap and runs as root: there (CI set) a missing sandbox fails, never skips.
 NEEDS_SANDBOX = pytest.mark.skipif(
@@ -43,59 +39,11 @@ def sandbox():
     sb.shutdown()
 
 
-class _Listener:
-    """Accepts and records connections; a sandboxed program must never produce one."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock, self.accepted = sock, []
-        threading.Thread(target=self._loop, daemon=True).start()
-
-    def _loop(self) -> None:
-        while True:
-            try:
-                conn, addr = self.sock.accept()
-            except OSError:
-                return
-            self.accepted.append(addr)
-            conn.close()
-
-
 @pytest.fixture(scope="session")
 def host(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("host-secrets")
-    secret = "rlhub-secret-" + secrets.token_hex(8)
-    secret_file = tmp / "secret.txt"
-    secret_file.write_text(secret)
-    env_name = "RLHUB_TEST_SECRET"
-    os.environ[env_name] = secret
-
-    tcp = socket.socket()
-    tcp.bind(("127.0.0.1", 0))
-    tcp.listen(16)
-    abstract_name = "rlhub-test-" + secrets.token_hex(4)
-    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    abstract.bind("\0" + abstract_name)
-    abstract.listen(16)
-    unix_path = str(tmp / "host.sock")
-    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    unix.bind(unix_path)
-    unix.listen(16)
-    listeners = [_Listener(s) for s in (tcp, abstract, unix)]
-
-    lease = UidLease()  # the victim stands for a sibling sandbox: another slot's uid
-    victim = subprocess.Popen(["setpriv", f"--reuid={lease.uid}", f"--regid={lease.uid}", "--clear-groups", "sleep", "600"])
-    VICTIMS.add(victim.pid)
-    ctx = HostContext(
-        port=tcp.getsockname()[1], secret_env=env_name, secret_value=secret, secret_file=str(secret_file),
-        unix_path=unix_path, abstract_name=abstract_name, victim_pid=victim.pid,
-    )
-    yield ctx, listeners, victim, lease
-    victim.kill()
-    victim.wait()
-    lease.release()
-    for s in (tcp, abstract, unix):
-        s.close()
-    os.environ.pop(env_name, None)
+    with HostBait(tmp_path_factory.mktemp("host-secrets")) as bait:
+        VICTIMS.add(bait.victim.pid)
+        yield bait.ctx, bait.listeners, bait.victim, bait.lease
 
 
 VICTIMS: set[int] = set()  # host processes the tests started under a sandbox uid on purpose

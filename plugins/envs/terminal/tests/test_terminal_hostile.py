@@ -5,19 +5,14 @@ leave a session in which the next command and the final grading still work."""
 
 from __future__ import annotations
 
-import os
-import secrets
-import socket
-import subprocess
 import textwrap
-import threading
 
 import pytest
 from terminal_helpers import body, fenced_file
 
 import hub
-from hub.sandbox.hostile import ESCAPED, HOSTILE_CASES, HostContext
-from hub.sandbox.uids import UidLease
+from hub.sandbox.hostbait import HostBait
+from hub.sandbox.hostile import ESCAPED, HOSTILE_CASES
 
 LABEL = {"env": "terminal/session-word-frequency-v1", "seed": 5}
 
@@ -39,50 +34,11 @@ def tight_catalog(tmp_path_factory, catalog):  # `catalog` skips the module when
     return hub.load(path)
 
 
-class _Listener:
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock, self.accepted = sock, []
-        threading.Thread(target=self._loop, daemon=True).start()
-
-    def _loop(self) -> None:
-        while True:
-            try:
-                conn, addr = self.sock.accept()
-            except OSError:
-                return
-            self.accepted.append(addr)
-            conn.close()
-
-
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
     """Bait on the host: listeners, a secret (env and file), a sibling process of another uid."""
-    tmp = tmp_path_factory.mktemp("bait")
-    secret = "rlhub-secret-" + secrets.token_hex(8)
-    (tmp / "secret.txt").write_text(secret)
-    os.environ["RLHUB_TERMINAL_SECRET"] = secret
-    tcp = socket.socket()
-    tcp.bind(("127.0.0.1", 0))
-    abstract_name = "rlhub-term-" + secrets.token_hex(4)
-    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    abstract.bind("\0" + abstract_name)
-    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    unix.bind(str(tmp / "host.sock"))
-    for s in (tcp, abstract, unix):
-        s.listen(16)
-    listeners = [_Listener(s) for s in (tcp, abstract, unix)]
-    lease = UidLease()
-    victim = subprocess.Popen(["setpriv", f"--reuid={lease.uid}", f"--regid={lease.uid}", "--clear-groups", "sleep", "600"])
-    ctx = HostContext(port=tcp.getsockname()[1], secret_env="RLHUB_TERMINAL_SECRET", secret_value=secret,
-                      secret_file=str(tmp / "secret.txt"), unix_path=str(tmp / "host.sock"),
-                      abstract_name=abstract_name, victim_pid=victim.pid)
-    yield ctx, listeners, victim
-    victim.kill()
-    victim.wait()
-    lease.release()
-    for s in (tcp, abstract, unix):
-        s.close()
-    os.environ.pop("RLHUB_TERMINAL_SECRET", None)
+    with HostBait(tmp_path_factory.mktemp("bait"), "RLHUB_TERMINAL_SECRET") as bait:
+        yield bait.ctx, bait.listeners, bait.victim
 
 
 @pytest.mark.parametrize("case", HOSTILE_CASES, ids=lambda c: c.name)

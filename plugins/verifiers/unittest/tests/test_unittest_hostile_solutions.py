@@ -7,23 +7,16 @@ next task on the same warm worker still grades an honest solution 1.0.
 
 from __future__ import annotations
 
-import os
-import secrets
-import socket
-import subprocess
-import threading
-
 import pytest
-
-from hub import VerifyContext
-from hub.sandbox import Profile, Sandbox
-from hub.sandbox.hostile import HOSTILE_CASES, HostContext
-from hub.sandbox.uids import UidLease
-from hub.verifier import grade
 from rlhub_unittest.plugin import PYTEST_PROFILE
 from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
-
 from ut_helpers import make_task
+
+from hub import VerifyContext
+from hub.sandbox import Sandbox
+from hub.sandbox.hostbait import HostBait
+from hub.sandbox.hostile import HOSTILE_CASES
+from hub.verifier import grade
 
 # Tight limits keep 40-odd cases fast; the warm worker still has pytest preloaded.
 TIGHT = PYTEST_PROFILE.merged(name="pytest-tight", wall_timeout_s=3.0, cpu_s=2, memory_mb=256, max_procs=32,
@@ -42,50 +35,11 @@ def one_worker():
     sb.shutdown()
 
 
-class _Listener:
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock, self.accepted = sock, []
-        threading.Thread(target=self._loop, daemon=True).start()
-
-    def _loop(self) -> None:
-        while True:
-            try:
-                conn, addr = self.sock.accept()
-            except OSError:
-                return
-            self.accepted.append(addr)
-            conn.close()
-
-
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
     """Bait on the host: listeners, a secret (env and file), a sibling process of another uid."""
-    tmp = tmp_path_factory.mktemp("bait")
-    secret = "rlhub-secret-" + secrets.token_hex(8)
-    (tmp / "secret.txt").write_text(secret)
-    os.environ["RLHUB_UNITTEST_SECRET"] = secret
-    tcp = socket.socket()
-    tcp.bind(("127.0.0.1", 0))
-    abstract_name = "rlhub-ut-" + secrets.token_hex(4)
-    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    abstract.bind("\0" + abstract_name)
-    unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    unix.bind(str(tmp / "host.sock"))
-    for s in (tcp, abstract, unix):
-        s.listen(16)
-    listeners = [_Listener(s) for s in (tcp, abstract, unix)]
-    lease = UidLease()
-    victim = subprocess.Popen(["setpriv", f"--reuid={lease.uid}", f"--regid={lease.uid}", "--clear-groups", "sleep", "600"])
-    ctx = HostContext(port=tcp.getsockname()[1], secret_env="RLHUB_UNITTEST_SECRET", secret_value=secret,
-                      secret_file=str(tmp / "secret.txt"), unix_path=str(tmp / "host.sock"),
-                      abstract_name=abstract_name, victim_pid=victim.pid)
-    yield ctx, listeners, victim
-    victim.kill()
-    victim.wait()
-    lease.release()
-    for s in (tcp, abstract, unix):
-        s.close()
-    os.environ.pop("RLHUB_UNITTEST_SECRET", None)
+    with HostBait(tmp_path_factory.mktemp("bait"), "RLHUB_UNITTEST_SECRET") as bait:
+        yield bait.ctx, bait.listeners, bait.victim
 
 
 def _verify(sandbox, code: str, language: str):
