@@ -40,7 +40,14 @@ def python_dirs() -> tuple[str, ...]:
     """The interpreter and its site-packages, made visible read-only."""
     dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
     dirs.update(site.getsitepackages())
-    return tuple(sorted(os.path.realpath(d) for d in dirs if os.path.isdir(d)))
+    found = tuple(sorted(os.path.realpath(d) for d in dirs if os.path.isdir(d)))
+    hidden = [d for d in found + (os.path.abspath(sys.executable),) if d.startswith(("/tmp/", "/dev/shm/"))]
+    if hidden:  # each task gets a private /tmp and /dev/shm, which would hide the interpreter
+        raise SandboxUnavailable(
+            f"the Python environment lives under /tmp or /dev/shm ({hidden[0]}), which every sandboxed task "
+            "gets a private copy of: create the virtual environment elsewhere (e.g. ~/.venvs/rlhub)"
+        )
+    return found
 
 
 def module_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
