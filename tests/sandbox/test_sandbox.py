@@ -216,6 +216,18 @@ def test_refuses_without_bwrap(monkeypatch, tmp_path):
         bwrap_path.cache_clear()
 
 
+def test_refuses_a_python_environment_under_tmp(tmp_path):
+    # tmp_path lives under /tmp: a venv there would vanish behind each task's private /tmp
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(tmp_path / "venv")],
+                   check=True)
+    out = subprocess.run([str(tmp_path / "venv" / "bin" / "python"), "-c",
+                          "from hub.sandbox import get_sandbox; get_sandbox()"], capture_output=True, text=True)
+    assert out.returncode != 0 and "create the virtual environment elsewhere" in out.stderr
+
+
 def test_get_sandbox_is_shared():
     assert get_sandbox() is get_sandbox()
     r = get_sandbox().run(Profile(), ["python3", "-c", "import json; print(json.dumps({'ok': 1}))"])
