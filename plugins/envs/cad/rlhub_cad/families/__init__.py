@@ -3,8 +3,10 @@
 from .brackets import GussetBracket, LBracket, UBracket, ZBracket
 from .extrusions import HeatSink, TSlotProfile
 from .gears import RingGear, SpurGear
+from .hardware import Clamp, HingeLeaf
 from .pipes import Elbow, Reducer, Tee
 from .plates import CounterborePlate, HolePlate, SlotPlate
+from .revolved import Knob
 from .turned import Bushing, Flange, HexNut, Pulley, Washer
 
 FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
@@ -12,4 +14,5 @@ FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
             Flange(), Washer(), Bushing(), HexNut(), Pulley(),
             SpurGear(), RingGear(),
             Elbow(), Tee(), Reducer(),
-            HeatSink(), TSlotProfile()]
+            HeatSink(), TSlotProfile(),
+            Knob(), HingeLeaf(), Clamp()]

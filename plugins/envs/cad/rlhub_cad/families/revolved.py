@@ -1,0 +1,164 @@
+"""Revolved parts on the Z axis: control knobs with a grip flange, shelled bottles."""
+
+from __future__ import annotations
+
+from ..family import Edit, Family, changed
+from ..fmt import half_steps, mm, n
+
+_AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
+
+
+def _header(title, frame, p, names):
+    return ["import cadquery as cq", "", f"# {title}", f"# Frame: {frame}."] + [f"{k} = {n(p[k])}" for k in names]
+
+
+def _revolve(section):
+    return ["result = (" if section == "result" else f"{section} = (", '    cq.Workplane("XZ")', "    .polyline(section)",
+            "    .close()", "    .revolve(360, (0, 0, 0), (0, 1, 0))  # about the workplane's Y, which is global Z"]
+
+
+class Knob(Family):
+    name = "knob"
+    noun = "a control knob"
+    frame = _AXIAL + ", the bore opening in the bottom face"
+    features = ("holes", "fillets")
+    omit = "bore"
+
+    def sample(self, rng):
+        body_d = float(rng.randrange(18, 41, 2))
+        top_d = body_d - 2 * half_steps(rng, 0, min(3, (body_d - 16) / 2))
+        bore_d = float(rng.choice([d for d in (4, 5, 6, 8) if d <= top_d - 8]))
+        flange_t = half_steps(rng, 2, 5)
+        height = flange_t + float(rng.randrange(10, 31, 2))
+        bore_depth = half_steps(rng, height * 0.4, height * 0.7)
+        return {"body_d": body_d, "top_d": top_d, "flange_d": body_d + 2 * half_steps(rng, 3, 8), "flange_t": flange_t,
+                "height": height, "bore_d": bore_d, "bore_depth": bore_depth,
+                "top_fillet": half_steps(rng, 1, min(4, height - bore_depth - 1))}
+
+    def violations(self, p):
+        bad = []
+        if p["top_d"] > p["body_d"]:
+            bad.append("the grip must not widen towards the top")
+        if p["flange_d"] < p["body_d"] + 4:
+            bad.append("grip flange sticks out less than 2 mm")
+        if p["top_d"] - p["bore_d"] < 6:
+            bad.append("wall round the bore under 3 mm")
+        if p["bore_depth"] > p["height"] - 3:
+            bad.append("less than 3 mm of material above the bore")
+        if p["top_fillet"] >= min(p["height"] - p["bore_depth"], (p["top_d"] - p["bore_d"]) / 2, p["height"] - p["flange_t"] - 1):
+            bad.append("top fillet as large as the wall it rounds")
+        if p["top_fillet"] <= 0:
+            bad.append("top fillet must be positive")
+        return bad
+
+    def script(self, p, omit=False):
+        out = _header("Knob: a revolved half-section (grip flange at the bottom, tapered grip), a blind bore from below, "
+                      "the top edge rounded.", self.frame, p,
+                      ["flange_d", "flange_t", "body_d", "top_d", "height", "bore_d", "bore_depth", "top_fillet"])
+        out += ["", "# Half section in the XZ plane: X is the radius, Z the height."]
+        if omit:
+            out += ["section = [(0, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (body_d / 2, flange_t),",
+                    "           (top_d / 2, height), (0, height)]"]
+        else:
+            out += ["section = [(bore_d / 2, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (body_d / 2, flange_t),",
+                    "           (top_d / 2, height), (0, height), (0, bore_depth), (bore_d / 2, bore_depth)]"]
+        out += [""] + _revolve("result") + ['    .edges(">Z")', "    .fillet(top_fillet)", ")", ""]
+        return "\n".join(out)
+
+    def abstract(self, p):
+        return "a round control knob with a grip flange at its base, a tapered grip, a rounded top and a blind shaft bore"
+
+    def dimensioned(self, p):
+        return (f"A knob {mm(p['height'])} tall overall. At the bottom is a grip flange {mm(p['flange_d'])} in diameter and "
+                f"{mm(p['flange_t'])} thick; above it the grip tapers straight from {mm(p['body_d'])} diameter at the flange's "
+                f"top face to {mm(p['top_d'])} at the top, where the outer edge is rounded with a {mm(p['top_fillet'])} fillet. "
+                f"A blind bore {mm(p['bore_d'])} in diameter goes up from the bottom face on the axis, {mm(p['bore_depth'])} deep "
+                f"with a flat end.")
+
+    def steps(self, p):
+        return [f"In the XZ plane sketch the half section (X = radius): from radius {n(p['bore_d'] / 2)} to {n(p['flange_d'] / 2)} "
+                f"for Z = 0..{n(p['flange_t'])}, then a straight taper from radius {n(p['body_d'] / 2)} at Z = {n(p['flange_t'])} "
+                f"to {n(p['top_d'] / 2)} at Z = {n(p['height'])}, closed along the axis above Z = {n(p['bore_depth'])} and along "
+                f"radius {n(p['bore_d'] / 2)} below it (the bore).",
+                "Revolve it 360 degrees about the Z axis.",
+                f"Fillet the top face's outer edge with radius {mm(p['top_fillet'])}."]
+
+    def edits(self, p):
+        return [Edit("Enlarge the bore to take a shaft 2 mm thicker.", changed(p, bore_d=p["bore_d"] + 2)),
+                Edit("Make the grip flange 6 mm wider in diameter.", changed(p, flange_d=p["flange_d"] + 6)),
+                Edit("Make the knob 6 mm taller (the bore unchanged).", changed(p, height=p["height"] + 6))]
+
+    def wrong(self, p):
+        return changed(p, flange_t=p["flange_t"] + 3, top_d=p["body_d"], height=p["height"] + 5)
+
+    def bbox(self, p):
+        r = p["flange_d"] / 2
+        return (-r, -r, 0.0, r, r, p["height"])
+
+
+class Bottle(Family):
+    name = "bottle"
+    noun = "a bottle"
+    frame = _AXIAL + ", the neck's open mouth at the top"
+    features = ("holes", "face_types")
+    omit = "shell (the bottle comes out solid)"
+
+    def sample(self, rng):
+        body_d = float(rng.randrange(40, 101, 5))
+        neck_d = float(rng.randrange(16, int(min(40, body_d - 14)) + 1, 2))
+        return {"body_d": body_d, "body_h": float(rng.randrange(int(body_d * 0.8), int(body_d * 2) + 1, 5)),
+                "shoulder_h": float(round((body_d - neck_d) / 2 * rng.uniform(0.6, 1.4))), "neck_d": neck_d,
+                "neck_h": float(rng.randrange(10, 31, 2)), "wall": half_steps(rng, 1.5, 3)}
+
+    def violations(self, p):
+        bad = []
+        if p["body_d"] < p["neck_d"] + 10:
+            bad.append("neck almost as wide as the body")
+        if p["neck_d"] < 2 * p["wall"] + 6:
+            bad.append("mouth narrower than 6 mm")
+        if p["shoulder_h"] < (p["body_d"] - p["neck_d"]) / 4:
+            bad.append("shoulder flatter than about 63 degrees")
+        if p["wall"] < 1 or p["body_h"] <= 2 * p["wall"] or p["neck_h"] <= 2 * p["wall"]:
+            bad.append("wall too thin or sections too short for it")
+        return bad
+
+    def script(self, p, omit=False):
+        out = _header("Bottle: a revolved outline (body, conical shoulder, neck), shelled through the mouth.", self.frame, p,
+                      ["body_d", "body_h", "shoulder_h", "neck_d", "neck_h", "wall"])
+        out += ["", "# Outer half section in the XZ plane: X is the radius, Z the height.",
+                "section = [(0, 0), (body_d / 2, 0), (body_d / 2, body_h), (neck_d / 2, body_h + shoulder_h),",
+                "           (neck_d / 2, body_h + shoulder_h + neck_h), (0, body_h + shoulder_h + neck_h)]", ""]
+        out += _revolve("result")
+        if not omit:
+            out += ["    # Hollow it out, removing the top face to open the mouth.", '    .faces(">Z")', "    .shell(-wall)"]
+        return "\n".join(out + [")", ""])
+
+    def abstract(self, p):
+        return "a hollow bottle with a cylindrical body, a conical shoulder and an open cylindrical neck"
+
+    def _outline(self, p):
+        return (f"a cylindrical body {mm(p['body_d'])} in diameter and {mm(p['body_h'])} tall, a straight conical shoulder "
+                f"{mm(p['shoulder_h'])} tall narrowing to the neck, and a cylindrical neck {mm(p['neck_d'])} in outside diameter "
+                f"and {mm(p['neck_h'])} tall")
+
+    def dimensioned(self, p):
+        return (f"A bottle whose outside is {self._outline(p)}, stacked from the bottom. It is hollow, with a uniform wall "
+                f"{mm(p['wall'])} thick (base included), open at the top of the neck.")
+
+    def steps(self, p):
+        return [f"In the XZ plane sketch the outer half section: {self._outline(p)}, from Z = 0 up, closed along the axis.",
+                "Revolve it 360 degrees about the Z axis.",
+                f"Shell the solid inwards to a {mm(p['wall'])} wall, removing the top face of the neck to leave the mouth open."]
+
+    def edits(self, p):
+        return [Edit("Make the neck 8 mm longer.", changed(p, neck_h=p["neck_h"] + 8)),
+                Edit("Make the body 20 mm taller.", changed(p, body_h=p["body_h"] + 20)),
+                Edit("Widen the neck by 4 mm in diameter.", changed(p, neck_d=p["neck_d"] + 4)),
+                Edit("Thicken the wall by 1 mm (outside unchanged).", changed(p, wall=p["wall"] + 1))]
+
+    def wrong(self, p):
+        return changed(p, neck_d=p["neck_d"] + 6, shoulder_h=p["shoulder_h"] * 1.5, body_h=p["body_h"] - 10)
+
+    def bbox(self, p):
+        r = p["body_d"] / 2
+        return (-r, -r, 0.0, r, r, p["body_h"] + p["shoulder_h"] + p["neck_h"])
