@@ -1,6 +1,7 @@
 """Every part family, in registration order."""
 
 from .brackets import GussetBracket, LBracket, UBracket, ZBracket
+from .enclosures import Enclosure
 from .extrusions import HeatSink, TSlotProfile
 from .gears import RingGear, SpurGear
 from .hardware import Clamp, HingeLeaf
@@ -15,4 +16,4 @@ FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
             SpurGear(), RingGear(),
             Elbow(), Tee(), Reducer(),
             HeatSink(), TSlotProfile(),
-            Knob(), HingeLeaf(), Clamp()]
+            Enclosure(), Knob(), HingeLeaf(), Clamp()]
