@@ -7,7 +7,8 @@ from .gears import RingGear, SpurGear
 from .hardware import Clamp, HingeLeaf
 from .pipes import Elbow, Reducer, Tee
 from .plates import CounterborePlate, HolePlate, SlotPlate
-from .revolved import Knob
+from .revolved import Bottle, Knob
+from .shafts import KeyedShaft
 from .turned import Bushing, Flange, HexNut, Pulley, Washer
 
 FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
@@ -16,4 +17,4 @@ FAMILIES = [HolePlate(), SlotPlate(), CounterborePlate(),
             SpurGear(), RingGear(),
             Elbow(), Tee(), Reducer(),
             HeatSink(), TSlotProfile(),
-            Enclosure(), Knob(), HingeLeaf(), Clamp()]
+            Enclosure(), KeyedShaft(), Knob(), Bottle(), HingeLeaf(), Clamp()]

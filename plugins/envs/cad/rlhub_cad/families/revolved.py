@@ -1,4 +1,4 @@
-"""Revolved parts on the Z axis: control knobs with a grip flange, shelled bottles."""
+"""Revolved parts on the Z axis: control knobs with a grip flange, thin-walled bottles."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Knob(Family):
         bore_d = float(rng.choice([d for d in (4, 5, 6, 8) if d <= top_d - 8]))
         flange_t = half_steps(rng, 2, 5)
         height = flange_t + float(rng.randrange(10, 31, 2))
-        bore_depth = half_steps(rng, height * 0.4, height * 0.7)
+        bore_depth = half_steps(rng, round(height * 0.8) / 2, height * 0.7)  # on the 0.5 mm grid
         return {"body_d": body_d, "top_d": top_d, "flange_d": body_d + 2 * half_steps(rng, 3, 8), "flange_t": flange_t,
                 "height": height, "bore_d": bore_d, "bore_depth": bore_depth,
                 "top_fillet": half_steps(rng, 1, min(4, height - bore_depth - 1))}
@@ -101,7 +101,7 @@ class Bottle(Family):
     noun = "a bottle"
     frame = _AXIAL + ", the neck's open mouth at the top"
     features = ("holes", "face_types")
-    omit = "shell (the bottle comes out solid)"
+    omit = "hollow (the bottle comes out solid)"
 
     def sample(self, rng):
         body_d = float(rng.randrange(40, 101, 5))
@@ -123,15 +123,23 @@ class Bottle(Family):
         return bad
 
     def script(self, p, omit=False):
-        out = _header("Bottle: a revolved outline (body, conical shoulder, neck), shelled through the mouth.", self.frame, p,
-                      ["body_d", "body_h", "shoulder_h", "neck_d", "neck_h", "wall"])
-        out += ["", "# Outer half section in the XZ plane: X is the radius, Z the height.",
-                "section = [(0, 0), (body_d / 2, 0), (body_d / 2, body_h), (neck_d / 2, body_h + shoulder_h),",
-                "           (neck_d / 2, body_h + shoulder_h + neck_h), (0, body_h + shoulder_h + neck_h)]", ""]
-        out += _revolve("result")
-        if not omit:
-            out += ["    # Hollow it out, removing the top face to open the mouth.", '    .faces(">Z")', "    .shell(-wall)"]
-        return "\n".join(out + [")", ""])
+        out = _header("Bottle: a revolved wall section (body, conical shoulder, neck) with a uniform wall, open at the mouth.",
+                      self.frame, p, ["body_d", "body_h", "shoulder_h", "neck_d", "neck_h", "wall"])
+        out.insert(1, "import math")
+        out += ["", "top = body_h + shoulder_h + neck_h",
+                "# Outer outline in the XZ plane (X is the radius, Z the height), bottom to mouth.",
+                "outside = [(0, 0), (body_d / 2, 0), (body_d / 2, body_h), (neck_d / 2, body_h + shoulder_h), (neck_d / 2, top)]"]
+        if omit:
+            out += ["section = outside + [(0, top)]"]
+        else:
+            out += ["# The inside runs parallel to it, `wall` in: where the shoulder meets the body and the neck, the inner",
+                    "# corner sits wall * tan(half the bend) lower than the outer one (the bend is the shoulder's angle from vertical).",
+                    "drop = wall * math.tan(math.atan((body_d - neck_d) / 2 / shoulder_h) / 2)",
+                    "inside = [(neck_d / 2 - wall, top), (neck_d / 2 - wall, body_h + shoulder_h - drop),",
+                    "          (body_d / 2 - wall, body_h - drop), (body_d / 2 - wall, wall), (0, wall)]",
+                    "section = outside + inside"]
+        out += [""] + _revolve("result") + [")", ""]
+        return "\n".join(out)
 
     def abstract(self, p):
         return "a hollow bottle with a cylindrical body, a conical shoulder and an open cylindrical neck"
@@ -143,12 +151,14 @@ class Bottle(Family):
 
     def dimensioned(self, p):
         return (f"A bottle whose outside is {self._outline(p)}, stacked from the bottom. It is hollow, with a uniform wall "
-                f"{mm(p['wall'])} thick (base included), open at the top of the neck.")
+                f"{mm(p['wall'])} thick (base included; the inner surface runs parallel to the outer one with sharp inner "
+                f"corners), open at the top of the neck.")
 
     def steps(self, p):
         return [f"In the XZ plane sketch the outer half section: {self._outline(p)}, from Z = 0 up, closed along the axis.",
-                "Revolve it 360 degrees about the Z axis.",
-                f"Shell the solid inwards to a {mm(p['wall'])} wall, removing the top face of the neck to leave the mouth open."]
+                f"Add the inner outline {mm(p['wall'])} inside it and parallel to it (sharp inner corners), open at the top of the "
+                f"neck, so that the section is the {mm(p['wall'])} wall itself.",
+                "Revolve the wall section 360 degrees about the Z axis."]
 
     def edits(self, p):
         return [Edit("Make the neck 8 mm longer.", changed(p, neck_h=p["neck_h"] + 8)),
