@@ -70,3 +70,24 @@ def test_constraints_reject_broken_parts():
     gear = SpurGear().sample(random.Random(1))
     assert SpurGear().violations({**gear, "teeth": 5})
     assert SpurGear().violations({**gear, "bore_d": gear["module"] * gear["teeth"]})  # bore eats the teeth
+
+
+def test_constraints_reject_broken_parts_of_the_newer_families():
+    from rlhub_cad.families.enclosures import Enclosure
+    from rlhub_cad.families.hardware import Clamp, HingeLeaf
+    from rlhub_cad.families.revolved import Bottle, Knob
+    from rlhub_cad.families.shafts import KeyedShaft
+
+    box = Enclosure().sample(random.Random(1))
+    assert Enclosure().violations({**box, "corner_r": box["wall"]})  # inside corners would lose their rounding
+    assert Enclosure().violations({**box, "standoff_pitch_x": box["length"]})  # standoffs through the walls
+    shaft = KeyedShaft().sample(random.Random(1))
+    assert KeyedShaft().violations({**shaft, "key_len": shaft["top_len"]})  # keyway runs off its section
+    knob = Knob().sample(random.Random(1))
+    assert Knob().violations({**knob, "top_fillet": knob["height"] - knob["bore_depth"]})  # fillet as thick as the wall
+    bottle = Bottle().sample(random.Random(1))
+    assert Bottle().violations({**bottle, "neck_d": bottle["body_d"]})
+    leaf = HingeLeaf().sample(random.Random(1))
+    assert HingeLeaf().violations({**leaf, "hole_y": leaf["leaf_w"]})  # holes through the free edge
+    clamp = Clamp().sample(random.Random(1))
+    assert Clamp().violations({**clamp, "hole_d": clamp["boss_d"]})  # hole breaks out of its boss

@@ -10,7 +10,7 @@ class HingeLeaf(Family):
     name = "hinge-leaf"
     noun = "a hinge leaf"
     frame = ("centred in X, the leaf lying on the XY plane (Z from 0 up) and extending along +Y, the knuckles' "
-             "common axis parallel to X through Y = 0, Z = knuckle_d / 2")
+             "common axis parallel to X through Y = 0, half the knuckle diameter above the XY plane")
     features = ("holes",)
     omit = "mounting holes"
 
@@ -25,7 +25,10 @@ class HingeLeaf(Family):
         leaf_w = float(rng.randrange(int(knuckle_d / 2 + head + 8), int(knuckle_d / 2 + head + 30), 2))
         length = float(rng.randrange(40, 121, 5))
         holes = rng.randint(2, 4)
-        pitch = float(int((length - 2 * (head / 2 + half_steps(rng, 4, 10))) / (holes - 1)))
+        span = length - 2 * (head / 2 + half_steps(rng, 4, 10))  # first to last hole centre
+        while holes > 2 and span / (holes - 1) < head + 2:  # fewer holes rather than touching ones
+            holes -= 1
+        pitch = float(int(span / (holes - 1)))
         return {"length": length, "leaf_w": leaf_w, "thickness": thickness, "knuckle_d": knuckle_d, "pin_d": pin_d,
                 "knuckles": rng.choice([2, 3]), "holes": holes, "hole_pitch": pitch, "hole_d": hole_d,
                 "countersunk": countersunk, "csk_d": csk_d, "hole_y": round((knuckle_d / 2 + leaf_w) / 2 * 2) / 2}
