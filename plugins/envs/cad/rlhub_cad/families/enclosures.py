@@ -136,7 +136,8 @@ class Enclosure(Family):
 
     def edits(self, p):
         return [Edit("Make the enclosure 10 mm taller (standoffs and vents unchanged).", changed(p, height=p["height"] + 10)),
-                Edit("Add two more vent slots at the same spacing, keeping the group centred.", changed(p, vents=p["vents"] + 2)),
+                Edit("Make the walls and the floor 1 mm thicker, keeping the outside size, the standoff positions and the lip's "
+                     "thickness (the lip stays flush with the inside of the wall).", changed(p, wall=p["wall"] + 1)),
                 Edit("Make the enclosure 20 mm longer along X, still centred; the standoffs keep their distance to the walls.",
                      changed(p, length=p["length"] + 20, standoff_pitch_x=p["standoff_pitch_x"] + 20))]
 

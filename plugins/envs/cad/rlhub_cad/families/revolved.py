@@ -161,8 +161,7 @@ class Bottle(Family):
                 "Revolve the wall section 360 degrees about the Z axis."]
 
     def edits(self, p):
-        return [Edit("Make the neck 8 mm longer.", changed(p, neck_h=p["neck_h"] + 8)),
-                Edit("Make the body 20 mm taller.", changed(p, body_h=p["body_h"] + 20)),
+        return [Edit("Make the body 20 mm taller.", changed(p, body_h=p["body_h"] + 20)),
                 Edit("Widen the neck by 4 mm in diameter.", changed(p, neck_d=p["neck_d"] + 4)),
                 Edit("Thicken the wall by 1 mm (outside unchanged).", changed(p, wall=p["wall"] + 1))]
 
