@@ -62,6 +62,10 @@ class ResolvedEnv:
                 raise RegistryError(f"{self.where}: env_config for {self.spec.id} was not accepted: {exc}") from None
         return self._env
 
+    def label(self, index: int) -> Label:
+        """The label of task `index` (seed for generated environments, row for datasets)."""
+        return self.env.label(index)
+
     @property
     def num_tasks(self) -> int | None:
         """How many distinct tasks there are (None: any seed), after the registry's limits."""

@@ -29,10 +29,6 @@ class CheckFailed(AssertionError):
     pass
 
 
-def label_for(renv, index: int) -> Label:
-    return renv.env.label(index)
-
-
 def task_digest(task: Task) -> str:
     body = json.dumps({"prompt": task.prompt, "hidden": task.hidden, "reference": task.reference},
                       sort_keys=True, default=repr)
@@ -55,7 +51,7 @@ def _verdict(cat, label: Label, response: str, task: Task, fresh: bool = False):
 
 
 def check_reference(cat, renv, index: int) -> None:
-    label = label_for(renv, index)
+    label = renv.label(index)
     task = cat.task(label)
     if not task.reference.strip():
         raise CheckFailed(f"{label.to_json()}: the task has no reference solution")
@@ -65,7 +61,7 @@ def check_reference(cat, renv, index: int) -> None:
 
 
 def check_empty(cat, renv, index: int) -> None:
-    label = label_for(renv, index)
+    label = renv.label(index)
     task = cat.task(label)
     for response in ("", "   \n\t "):
         v = _verdict(cat, label, response, task)
@@ -74,7 +70,7 @@ def check_empty(cat, renv, index: int) -> None:
 
 
 def check_malformed(cat, renv, index: int) -> None:
-    label = label_for(renv, index)
+    label = renv.label(index)
     task = cat.task(label)
     for response in MALFORMED:
         v = _verdict(cat, label, response, task)
@@ -84,13 +80,13 @@ def check_malformed(cat, renv, index: int) -> None:
 
 def check_wrong(cat, renv, index: int) -> None:
     """Plausible wrong answers: the environment's own, and the reference of a different task."""
-    label = label_for(renv, index)
+    label = renv.label(index)
     task = cat.task(label)
     wrong = list(renv.env.wrong_responses(task))
     for other in range(index + 1, index + 6):
         if renv.num_tasks is not None and other >= renv.num_tasks:
             break
-        other_ref = cat.task(label_for(renv, other)).reference
+        other_ref = cat.task(renv.label(other)).reference
         if other_ref.strip() != task.reference.strip():
             wrong.append(other_ref)
             break
@@ -104,7 +100,7 @@ def check_wrong(cat, renv, index: int) -> None:
 
 
 def check_verifier_deterministic(cat, renv, index: int) -> None:
-    label = label_for(renv, index)
+    label = renv.label(index)
     task = cat.task(label)
     candidates = [task.reference, *renv.env.wrong_responses(task)[:1], ""]
     for response in candidates:
@@ -115,7 +111,7 @@ def check_verifier_deterministic(cat, renv, index: int) -> None:
 
 
 def check_generation_deterministic(cat, renv, index: int, other_process: dict[str, str] | None = None) -> None:
-    label = label_for(renv, index)
+    label = renv.label(index)
     first, second = task_digest(cat.task(label)), task_digest(cat.task(label))
     if first != second:
         raise CheckFailed(f"{label.to_json()}: generating the task twice in one process gave different tasks")
@@ -124,7 +120,7 @@ def check_generation_deterministic(cat, renv, index: int, other_process: dict[st
 
 
 def check_no_leak(cat, renv, index: int) -> None:
-    label = label_for(renv, index)
+    label = renv.label(index)
     task = cat.task(label)
     prompt = task.prompt_text()
     for secret in renv.env.secrets(task):

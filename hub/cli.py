@@ -71,11 +71,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .task import Label
-
     cat = catalog(args)
     e = cat.get(args.env_id)
-    task = cat.task(Label(env=e.id, row=args.seed) if e.env.label(0).row is not None else Label(env=e.id, seed=args.seed))
+    task = cat.task(e.label(args.seed))
     data = {"id": e.id, "domain": e.domain, "description": e.spec.description, "distribution": e.spec.distribution,
             "version": e.spec.version, "verifier": e.identity.name, "verifier_config": e.verifier.config.model_dump(mode="json"),
             "config_hash": e.identity.config_hash, "profile": e.profile.model_dump(mode="json"), "weight": e.weight,

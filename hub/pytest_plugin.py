@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .checks import CHECKS, CheckFailed, digests_in_other_process, label_for
+from .checks import CHECKS, CheckFailed, digests_in_other_process
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,7 +68,7 @@ class CheckItem(pytest.Item):
     def __init__(self, *, renv, check: str, index: int, **kwargs) -> None:
         super().__init__(**kwargs)
         self.renv, self.check, self.index = renv, check, index
-        self.label = label_for(renv, index).to_json()
+        self.label = renv.label(index).to_json()
         self.add_marker(getattr(pytest.mark, f"rlhub_{check}"))
 
     def runtest(self) -> None:

@@ -74,7 +74,7 @@ def mixture(weights: dict[str, float], domains: dict[str, str], temperature: flo
 class MixtureSampler:
     def __init__(self, envs: Iterable[Any], seed: int = 0, temperature: float = 1.0,
                  domain_caps: dict[str, float] | None = None) -> None:
-        """`envs`: objects with `id`, `domain`, `weight` and `num_tasks` (the catalog's ResolvedEnv)."""
+        """`envs`: objects with `id`, `domain`, `weight`, `num_tasks` and `label(i)` (the catalog's ResolvedEnv)."""
         envs = [e for e in envs if e.weight > 0]
         if not envs:
             raise UserError("no environment with a positive weight to sample from")
@@ -82,7 +82,7 @@ class MixtureSampler:
         probs = mixture({e.id: e.weight for e in envs}, {e.id: e.domain for e in envs}, temperature, domain_caps)
         self.probs = np.array([probs[i] for i in self.ids])
         self.highs = np.array([e.num_tasks or _UNBOUNDED for e in envs], dtype=np.int64)
-        keys = ["row" if e.env.label(0).row is not None else "seed" for e in envs]
+        keys = ["row" if e.label(0).row is not None else "seed" for e in envs]
         # Label JSON prefixes, built once: ids are validated (no characters that need escaping).
         self._prefix = [f'{{"env": "{i}", "{k}": ' for i, k in zip(self.ids, keys)]
         self._cum = np.cumsum(self.probs)

@@ -23,7 +23,7 @@ def test_same_seed_same_labels_and_resume_continues_the_stream():
 
 def test_frequencies_follow_weights():
     envs = [SimpleNamespace(id=f"d/e{i}-v1", domain="d", weight=w, num_tasks=None,
-                            env=SimpleNamespace(label=lambda i: SimpleNamespace(row=None)))
+                            label=lambda i: SimpleNamespace(row=None))
             for i, w in enumerate([1, 3])]
     counts = Counter(l.split('"')[3] for l in MixtureSampler(envs, seed=1).sample(40_000))
     assert counts["d/e1-v1"] / 40_000 == pytest.approx(0.75, abs=0.01)

@@ -10,9 +10,7 @@ from pathlib import Path
 
 import requests
 
-from hub.serve.config import ServeConfig
 from hub.serve.server import BackgroundServer
-from hub.serve.work import load_catalog
 
 SYNTHETIC = "hub.serve.synthetic"
 

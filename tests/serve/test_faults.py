@@ -15,7 +15,7 @@ import requests
 
 from hub.serve import logs
 
-from .helpers import batch, metric, post, queue_state, timer, wait_for
+from .helpers import batch, metric, post, queue_state, wait_for
 
 MEDIUM, SLOW, FAST = "synthetic/medium-v1", "synthetic/slow-v1", "synthetic/fast-v1"
 

@@ -9,7 +9,6 @@ the scripted responses in turn.
 from __future__ import annotations
 
 import asyncio
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace

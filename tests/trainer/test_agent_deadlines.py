@@ -6,7 +6,7 @@ import asyncio
 import json
 import time
 
-from openrlhf_harness import REPO, ScriptedEngine, sampling_params
+from openrlhf_harness import ScriptedEngine, sampling_params
 
 from hub import Environment, Task, Verdict, Verifier, VerifierConfig, hookimpl
 from hub import openrlhf_reward

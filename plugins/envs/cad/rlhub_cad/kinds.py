@@ -11,7 +11,6 @@ import base64
 import random
 from dataclasses import dataclass
 
-from hub import Task
 
 from . import bugs
 from .family import Family, Params

@@ -6,7 +6,7 @@ import datetime as dt
 import random
 
 from ..model import Table, World
-from .common import LAWS, add_months, date_between, entity_name, series
+from .common import LAWS, add_months, date_between, entity_name
 
 
 def contract(rng: random.Random, entity: str) -> World:

@@ -6,7 +6,7 @@ import datetime as dt
 import random
 
 from ..model import Table, World
-from .common import PEOPLE, add_months, date_between, series
+from .common import PEOPLE, series
 
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -43,9 +43,9 @@ def column_stats(text, column):
     values = [float(l.split(",")[idx]) for l in lines[1:] if l.split(",")[idx].strip()]
     return {"min": min(values), "max": max(values), "mean": round(sum(values) / len(values), 2)}
 ''']
-    prompt = (f"Write `column_stats(text, column)` for CSV text with a header row (fields may be quoted and contain "
-              f"commas). Return {{'min': ..., 'max': ..., 'mean': ...}} of the named numeric column as floats, mean "
-              f"rounded to 2 decimals, skipping empty cells; None if there are no values.")
+    prompt = ("Write `column_stats(text, column)` for CSV text with a header row (fields may be quoted and contain "
+              "commas). Return {'min': ..., 'max': ..., 'mean': ...} of the named numeric column as floats, mean "
+              "rounded to 2 decimals, skipping empty cells; None if there are no values.")
     return function_spec(prompt, "column_stats", ref, wrong, cases)
 
 
@@ -333,8 +333,8 @@ def dedupe(lines, key):
                 out.append(rec)
     return out
 ''']
-    prompt = (f"Write `dedupe(lines, key)`: each non-blank line is a JSON object. Keep one record per value of `key`: "
-              f"the last one seen, placed where that key first appeared. Return the list of dicts.")
+    prompt = ("Write `dedupe(lines, key)`: each non-blank line is a JSON object. Keep one record per value of `key`: "
+              "the last one seen, placed where that key first appeared. Return the list of dicts.")
     return function_spec(prompt, "dedupe", ref, wrong, cases)
 
 

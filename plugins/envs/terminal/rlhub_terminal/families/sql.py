@@ -137,7 +137,7 @@ def sql_rated_products(rng):
         prods = r.sample(WORDS, 4)
         return "".join(f"INSERT INTO reviews VALUES ('{r.choice(prods)}', {r.randint(1, 5)});\n" for _ in range(r.randint(6, 14)))
     ref = f"SELECT product, ROUND(AVG(stars), 2) AS avg_stars, COUNT(*) AS n FROM reviews GROUP BY product HAVING COUNT(*) >= {k} ORDER BY avg_stars DESC, product;"
-    wrong = [f"SELECT product, ROUND(AVG(stars), 2) AS avg_stars, COUNT(*) AS n FROM reviews GROUP BY product ORDER BY avg_stars DESC, product;"]
+    wrong = ["SELECT product, ROUND(AVG(stars), 2) AS avg_stars, COUNT(*) AS n FROM reviews GROUP BY product ORDER BY avg_stars DESC, product;"]
     edge = ["INSERT INTO reviews VALUES ('solo', 5), ('pair', 4), ('pair', 3), ('trio', 2), ('trio', 2), ('trio', 3);\n"]
     return _sql(rng, "rated", f"Write a query giving, for products with at least {k} reviews, columns product, avg_stars (average "
                 f"stars rounded to 2 decimals) and n (review count), best average first, ties by product.", REVIEWS, make, ref, wrong, edge)
