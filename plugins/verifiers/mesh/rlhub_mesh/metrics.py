@@ -69,10 +69,8 @@ def chamfer_distance(a: SurfaceSample, b: SurfaceSample) -> float:
     return float((b.distances(a.query).mean() + a.distances(b.query).mean()) / 2)
 
 
-def chamfer_score(distance: float, scale: float, tau: float, slack: float = 0.0) -> float:
-    """exp(-(d/scale - slack)/tau), 1.0 within `slack`: two tessellations of one surface may each
-    deviate from it by the deflection tolerance, so that much distance is not a difference."""
-    return math.exp(-max(0.0, distance / scale - slack) / tau)
+def chamfer_score(distance: float, scale: float, tau: float) -> float:
+    return math.exp(-(distance / scale) / tau)
 
 
 def _ratio(x: float, y: float) -> float:
