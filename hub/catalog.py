@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from . import registry as registry_mod
 from .dataset_env import DatasetEnvironment
 from .env import Environment, Episode
-from .errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError
+from .errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError, validation_problems
 from .plugins import PluginSet, installed
 from .registry import EnvEntry, Registry
 from .sandbox.profile import Profile
@@ -120,8 +120,7 @@ class Catalog:
         try:
             return known[base_name].merged(name=name, **fields)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise RegistryError(f"{where}: profiles.{name}: {problems}") from None
+            raise RegistryError(f"{where}: profiles.{name}: {validation_problems(exc)}") from None
 
     def _select(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
         if entry.dataset is not None:
@@ -198,7 +197,7 @@ class Catalog:
         try:
             config = vspec.cls.Config.model_validate({**base, **entry.verifier_config})
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(config)'}: {e['msg']}" for e in exc.errors())
+            problems = validation_problems(exc, "(config)")
             raise RegistryError(
                 f"{self.registry.where('environments', i, 'verifier_config')}: environments[{i}].verifier_config "
                 f"for {vname!r}: {problems}"

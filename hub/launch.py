@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .errors import UserError
+from .errors import UserError, validation_problems
+from .fileio import load_yaml_mapping
 
 # Algorithm presets: advantage estimator and KL handling as OpenRLHF's own example scripts use them.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -80,21 +80,11 @@ class RunConfig(_Strict):
 
 def load_run(path: str | Path) -> tuple[RunConfig, Path]:
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such run file") from None
-    except yaml.YAMLError as exc:
-        raise UserError(f"{path}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: expected a mapping with at least 'name' and 'model'")
+    data = load_yaml_mapping(path, "run file")
     try:
         return RunConfig.model_validate(data), path.resolve().parent
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(file)'}: {e['msg']}"
-                             + (f" (got {e['input']!r})" if e["type"] != "missing" and not isinstance(e["input"], dict) else "")
-                             for e in exc.errors())
-        raise UserError(f"{path}: {problems}") from None
+        raise UserError(f"{path}: {validation_problems(exc, '(file)')}") from None
 
 
 def flags(mapping: dict[str, Any]) -> list[str]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import UserError
+from ..errors import UserError, validation_problems
+from ..fileio import load_yaml_mapping
 
 
 class ServeConfig(BaseModel):
@@ -63,19 +62,10 @@ class ServeConfig(BaseModel):
     def build(cls, file: str | None = None, **overrides) -> "ServeConfig":
         data: dict = {}
         if file:
-            path = Path(file)
-            try:
-                loaded = yaml.safe_load(path.read_text()) or {}
-            except FileNotFoundError:
-                raise UserError(f"--config {file}: no such file") from None
-            except yaml.YAMLError as exc:
-                raise UserError(f"--config {file}: not valid YAML: {exc}") from None
-            if not isinstance(loaded, dict):
-                raise UserError(f"--config {file}: expected a mapping of settings, got {type(loaded).__name__}")
+            loaded = load_yaml_mapping(file, "serve config")
             data.update(loaded.get("serve", loaded))
         data.update({k: v for k, v in overrides.items() if v is not None})
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(config)'}: {e['msg']}" for e in exc.errors())
-            raise UserError(f"serve config{f' {file}' if file else ''}: {problems}") from None
+            raise UserError(f"serve config{f' {file}' if file else ''}: {validation_problems(exc, '(config)')}") from None
