@@ -122,13 +122,7 @@ class SandboxProcess:
             "sys_path": [p for p in sys.path if p and os.path.isabs(p)],
             "persistent_work": self.persistent_work,
         })
-        self.sock.settimeout(STARTUP_TIMEOUT_S)
-        try:
-            reply, _ = recv(self.sock)
-        except (OSError, EOFError, ValueError):
-            reply = None
-        finally:
-            self.sock.settimeout(None)
+        reply = self._reply_within(STARTUP_TIMEOUT_S)
         if not reply or not reply.get("ready"):
             detail = (reply or {}).get("error") or self._errlog_tail() or "no reply"
             raise SandboxUnavailable(f"the sandbox did not start: {detail.strip()}")
@@ -245,13 +239,7 @@ class SandboxProcess:
                 for key, _ in sel.select(max(0.0, deadline - time.monotonic())):
                     if key.fileobj is self.sock:
                         sel.unregister(self.sock)
-                        self.sock.settimeout(max(1.0, deadline - time.monotonic()))
-                        try:
-                            reply, _ = recv(self.sock)
-                        except (OSError, EOFError, ValueError):
-                            reply = None
-                        finally:
-                            self.sock.settimeout(None)
+                        reply = self._reply_within(max(1.0, deadline - time.monotonic()))
                         have_reply = True
                         if reply is None:  # supervisor gone: its processes died with it
                             deadline = min(deadline, time.monotonic() + 1.0)
@@ -271,6 +259,16 @@ class SandboxProcess:
             os.close(out_r)
             os.close(err_r)
         return reply, out, err
+
+    def _reply_within(self, timeout: float) -> dict[str, Any] | None:
+        """The supervisor's next message, or None if it is gone, garbled or late."""
+        self.sock.settimeout(timeout)
+        try:
+            return recv(self.sock)[0]
+        except (OSError, EOFError, ValueError):
+            return None
+        finally:
+            self.sock.settimeout(None)
 
     def request(self, msg: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
         """A session job (write/read files) answered by the supervisor."""
