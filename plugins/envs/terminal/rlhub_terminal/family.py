@@ -15,6 +15,7 @@ write the hidden tests so families stay short:
 from __future__ import annotations
 
 import copy
+import inspect
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -273,18 +274,7 @@ CASES = {cases!r}
 EXPECTED = {expected!r}
 
 
-def snapshot(root):
-    out = {{}}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for d in dirnames:
-            p = os.path.join(dirpath, d)
-            if not os.listdir(p):
-                out[os.path.relpath(p, root) + "/"] = None
-        for f in filenames:
-            p = os.path.join(dirpath, f)
-            out[os.path.relpath(p, root)] = Path(p).read_text()
-    return out
-
+{snapshot_source}
 
 def check(index, tmp_path):
     tree, args = CASES[index]
@@ -298,7 +288,9 @@ def check(index, tmp_path):
 '''
 
 
-def _snapshot(root: str) -> dict:
+def snapshot(root: str) -> dict:
+    """A directory tree as {path: text}, empty dirs as 'dir/': None. The hidden tests embed this very
+    function's source, so expected and observed trees are taken the same way."""
     import os
     from pathlib import Path
 
@@ -331,8 +323,9 @@ def fs_spec(prompt: str, entry: str, reference: str, wrong: list[str], cases: li
                 with open(os.path.join(root, name), "w") as fh:
                     fh.write(text)
             result = namespace[entry](root, *copy.deepcopy(list(args)))
-            expected.append([result, _snapshot(root)])
-    tests = _FS_TESTS.format(entry=entry, cases=[[t, list(a)] for t, a in cases], expected=expected)
+            expected.append([result, snapshot(root)])
+    tests = _FS_TESTS.format(entry=entry, cases=[[t, list(a)] for t, a in cases], expected=expected,
+                            snapshot_source=inspect.getsource(snapshot))
     tests += one_test_per_case(len(cases), "tmp_path")
     example = cases[0][0]
     listing = "\n".join(f"{k}" for k in sorted(example))
