@@ -12,7 +12,7 @@ from importlib.metadata import PackageNotFoundError, version as installed_versio
 from pathlib import Path
 
 from ..errors import UserError
-from . import MANIFEST, TAG, manifest
+from . import MANIFEST, manifest
 
 
 @dataclass
@@ -125,4 +125,4 @@ def _push(plugin_dir, repo, token, run_checks, private) -> dict:
             "distribution": plugin.distribution, "version": plugin.version, "files": sorted(release["files"])}
 
 
-__all__ = ["PluginDir", "TAG", "build_release", "push"]
+__all__ = ["PluginDir", "build_release", "push"]
