@@ -5,15 +5,15 @@ TRL: `GRPOTrainer(reward_funcs=[hub.trainer_adapters.trl_reward], ...)` with a d
 arguments and completions as text or as chat messages.
 verl: `custom_reward_function.path=trainer/verl_compute_score.py` (name `compute_score`), with
 the rlhub label as the sample's `ground_truth`.
-Both go through `hub.rewards.score_batch`: a number for every sample, in time, whatever happens.
+Both go through the reward file's `reward_func` (`hub.rewards.score_batch` with one catalog and one
+thread pool per process): a number for every sample, in time, whatever happens.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .openrlhf_reward import catalog, policy
-from .rewards import score_batch
+from .openrlhf_reward import reward_func as score_batch  # the process's catalog, policy and thread pool
 
 
 def _text(completion: Any) -> str:
@@ -29,13 +29,13 @@ def trl_reward(prompts: list[Any], completions: list[Any], label: list[str] | No
     if label is None:
         raise ValueError("rlhub's TRL reward needs a 'label' column in the dataset (as `rlhub sample` writes)")
     texts = [_text(c) for c in completions]
-    out = score_batch(catalog(), texts, [""] * len(texts), list(label), policy())
+    out = score_batch(texts, [""] * len(texts), list(label))
     return [float(r) for r in out["rewards"]]
 
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: str, extra_info: Any = None,
                        **kwargs: Any) -> dict[str, Any]:
     """verl's compute_score: `ground_truth` is the rlhub label; returns {'score', 'passed', ...}."""
-    out = score_batch(catalog(), [solution_str], [""], [ground_truth], policy())
+    out = score_batch([solution_str], [""], [ground_truth])
     logs = {k.split("/", 1)[1]: v[0] for k, v in out["extra_logs"].items()}
     return {"score": float(out["rewards"][0]), **logs}
