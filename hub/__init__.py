@@ -3,7 +3,7 @@
 __version__ = "0.1.0"
 
 from .hookspecs import hookimpl  # noqa: E402
-from .env import Environment, Episode, FunctionEnvironment, Step, rng_for, np_rng_for  # noqa: E402
+from .env import Environment, Episode, FunctionEnvironment, Step, Variant, rng_for, np_rng_for  # noqa: E402
 from .errors import UserError, VerifierError  # noqa: E402
 from .task import Label, Task  # noqa: E402
 from .verifier import Verdict, Verifier, VerifierConfig, VerifyContext  # noqa: E402
@@ -18,6 +18,6 @@ def load(registry=None):
 
 __all__ = [
     "Environment", "Episode", "FunctionEnvironment", "Label", "Step", "Task", "UserError",
-    "Verdict", "Verifier", "VerifierConfig", "VerifierError", "VerifyContext", "hookimpl",
+    "Variant", "Verdict", "Verifier", "VerifierConfig", "VerifierError", "VerifyContext", "hookimpl",
     "load", "np_rng_for", "rng_for",
 ]

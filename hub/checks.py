@@ -14,6 +14,7 @@ import subprocess
 import sys
 from typing import Callable
 
+from .env import Variant
 from .task import Label, Task
 
 MALFORMED = [
@@ -27,6 +28,10 @@ MALFORMED = [
 
 class CheckFailed(AssertionError):
     pass
+
+
+class CheckSkipped(Exception):
+    """The check does not apply to this environment (reported as a skip, with the reason)."""
 
 
 def task_digest(task: Task) -> str:
@@ -78,25 +83,77 @@ def check_malformed(cat, renv, index: int) -> None:
             raise CheckFailed(f"{label.to_json()}: malformed response {response[:40]!r} earned {v.reward}")
 
 
-def check_wrong(cat, renv, index: int) -> None:
-    """Plausible wrong answers: the environment's own, and the reference of a different task."""
-    label = renv.label(index)
-    task = cat.task(label)
-    wrong = list(renv.env.wrong_responses(task))
+def _wrong_variants(cat, renv, index: int, task: Task) -> list[Variant]:
+    """The environment's wrong answers, plus the reference of a different task of it."""
+    wrong = list(renv.env.wrong_answers(task))
     for other in range(index + 1, index + 6):
         if renv.num_tasks is not None and other >= renv.num_tasks:
             break
         other_ref = cat.task(renv.label(other)).reference
         if other_ref.strip() != task.reference.strip():
-            wrong.append(other_ref)
+            wrong.append(Variant(kind="other_task", response=other_ref, note=f"the reference of task {other}"))
             break
+    return wrong
+
+
+def check_wrong(cat, renv, index: int) -> None:
+    """Every known kind of wrong answer fails, scores below the reference (and at most its
+    `max_reward`), and within a kind a larger error never scores higher than a smaller one."""
+    label = renv.label(index)
+    task = cat.task(label)
+    wrong = _wrong_variants(cat, renv, index, task)
     if not wrong:
-        raise CheckFailed(f"{label.to_json()}: no wrong answer to try (define wrong_responses on the environment)")
+        raise CheckFailed(f"{label.to_json()}: no wrong answer to try (define wrong_answers on the environment)")
     ref = _verdict(cat, label, task.reference, task).reward
-    for response in wrong:
-        v = _verdict(cat, label, response, task)
+    _assert_rejected(cat, label, task, wrong, ref)
+
+
+def _assert_rejected(cat, label: Label, task: Task, variants: list[Variant], ref: float) -> None:
+    by_kind: dict[str, list[tuple[float, float, Variant]]] = {}
+    problems = []
+    for variant in variants:
+        v = _verdict(cat, label, variant.response, task)
+        what = f"{variant.kind}" + (f" ({variant.note})" if variant.note else "")
         if v.passed or v.reward >= ref:
-            raise CheckFailed(f"{label.to_json()}: wrong response earned {v.reward} (reference {ref}): {response[:200]!r}")
+            problems.append(f"{what} earned {v.reward:.4g} (reference {ref:.4g}, passed={v.passed})")
+        elif variant.max_reward is not None and v.reward > variant.max_reward + 1e-9:
+            problems.append(f"{what} earned {v.reward:.4g}, more than its cap {variant.max_reward:.4g}")
+        by_kind.setdefault(variant.kind, []).append((variant.size, v.reward, variant))
+    for kind, rows in by_kind.items():
+        rows.sort(key=lambda r: r[0])
+        for (small, r_small, _), (large, r_large, _) in zip(rows, rows[1:]):
+            if large > small and r_large > r_small + 1e-9:
+                problems.append(f"{kind}: an error of size {large:g} earned {r_large:.4g}, more than size {small:g} ({r_small:.4g})")
+    if problems:
+        raise CheckFailed(f"{label.to_json()}: " + "; ".join(problems))
+
+
+def check_right_forms(cat, renv, index: int) -> None:
+    """Every accepted form of a right answer earns what the reference earns."""
+    label = renv.label(index)
+    task = cat.task(label)
+    forms = list(renv.env.right_answers(task))
+    if not forms:
+        raise CheckSkipped("the environment declares no other forms of a right answer")
+    ref = _verdict(cat, label, task.reference, task)
+    bad = []
+    for form in forms:
+        v = _verdict(cat, label, form, task)
+        if v.reward != ref.reward or v.passed != ref.passed:
+            bad.append(f"{form[:120]!r} earned {v.reward:.4g} passed={v.passed}: {v.details}")
+    if bad:
+        raise CheckFailed(f"{label.to_json()}: right answers rejected (reference {ref.reward:.4g}): " + "; ".join(bad))
+
+
+def check_hacks(cat, renv, index: int) -> None:
+    """The verifier's reward hacks, shaped for this task, earn nothing."""
+    label = renv.label(index)
+    task = cat.task(label)
+    hacks = [h if h.max_reward is not None else Variant(h.kind, h.response, h.size, h.note, 0.0)
+             for h in renv.verifier.hacks(task)]
+    if not hacks:
+        raise CheckSkipped(f"verifier {renv.identity.name} declares no reward hacks")
+    _assert_rejected(cat, label, task, hacks, _verdict(cat, label, task.reference, task).reward)
 
 
 def check_verifier_deterministic(cat, renv, index: int) -> None:
@@ -136,6 +193,8 @@ CHECKS: dict[str, Callable[..., None]] = {
     "empty_fails": check_empty,
     "malformed_fails": check_malformed,
     "wrong_fails": check_wrong,
+    "right_forms_pass": check_right_forms,
+    "hacks_fail": check_hacks,
     "verifier_deterministic": check_verifier_deterministic,
     "generation_deterministic": check_generation_deterministic,
     "no_leak": check_no_leak,

@@ -33,6 +33,23 @@ def np_rng_for(env_id: str, index: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A generated answer whose verdict is known in advance, for the verifier checks.
+
+    Wrong answers of a known `kind` (a feature moved, a value off by one, a hedge, a hack) must
+    fail and score below the reference, and at most `max_reward` when it is set; within one
+    kind, a larger `size` (the error's magnitude in the task's own units: mm moved, percent off)
+    must never score higher than a smaller one. `note` says what is wrong, in the task's terms.
+    """
+
+    kind: str
+    response: str
+    size: float = 0.0
+    note: str = ""
+    max_reward: float | None = None
+
+
 @dataclass
 class Step:
     """What one action in an episode gives back."""
@@ -109,6 +126,16 @@ class Environment:
 
     def wrong_responses(self, task: Task) -> list[str]:
         """Plausible but wrong answers, for the verifier checks. Override with domain knowledge."""
+        return []
+
+    def wrong_answers(self, task: Task) -> list[Variant]:
+        """Wrong answers by kind and size, generated from the task's own parameters (see
+        `Variant`). By default the `wrong_responses`, each its own kind."""
+        return [Variant(kind=f"wrong[{i}]", response=r) for i, r in enumerate(self.wrong_responses(task))]
+
+    def right_answers(self, task: Task) -> list[str]:
+        """Other accepted forms of a right answer (a number written another way, a list in
+        another order where order is free); each must earn exactly what the reference earns."""
         return []
 
     def secrets(self, task: Task) -> list[str]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
+    from .env import Variant
     from .sandbox import Profile, Sandbox
     from .task import Task
 
@@ -116,6 +117,12 @@ class Verifier:
 
     def verify(self, task: "Task", response: str, ctx: VerifyContext) -> Verdict:  # pragma: no cover
         raise NotImplementedError
+
+    def hacks(self, task: "Task") -> list["Variant"]:
+        """Reward hacks against this verifier, shaped for `task` (exit tricks, always-equal
+        objects, patched test machinery...). The checks require each to earn at most its
+        `max_reward` (normally 0) and never pass."""
+        return []
 
 
 def grade(

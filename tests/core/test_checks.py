@@ -33,7 +33,48 @@ class HashSeeded(Good):
     def generate(self, rng, index):
         return super().generate(global_random.Random(hash("salt") + index), index)
 
-from hub import Verdict, Verifier
+from hub import Variant, Verdict, Verifier
+
+class Closeness(Verifier):
+    """Partial credit for a near number: 1 - |error| / 100; passes only when exact."""
+    name = "closeness"
+    def verify(self, task, response, ctx):
+        want = int(task.hidden["answer"])
+        try:
+            got = int(response.strip())
+        except ValueError:
+            return Verdict(0.0, False)
+        return Verdict(max(0.0, 1 - abs(got - want) / 100), got == want)
+    def hacks(self, task):
+        return [Variant("hedge", f"{task.hidden['answer']} or {int(task.hidden['answer']) + 1}")]
+
+class Graded(Good):
+    def wrong_answers(self, task):
+        a = int(task.hidden["answer"])
+        return [Variant("off_by", str(a + d), size=d) for d in (1, 5, 50)]
+    def right_answers(self, task):
+        return [" " + task.reference + chr(10)]
+
+class NonMonotone(Graded):
+    def wrong_answers(self, task):  # sizes stated backwards: the bigger error looks smaller
+        a = int(task.hidden["answer"])
+        return [Variant("off_by", str(a + d), size=s) for d, s in ((1, 50), (50, 1))]
+
+class Capped(Graded):
+    def wrong_answers(self, task):
+        return [Variant("off_by", str(int(task.hidden["answer"]) + 1), size=1, max_reward=0.5)]
+
+class RightRejected(Graded):
+    def right_answers(self, task):
+        return [task.reference + ".0"]
+
+class HackEarns(Verifier):
+    """A verifier that a hedge fools: it accepts any response containing the answer."""
+    name = "hackable"
+    def verify(self, task, response, ctx):
+        ok = task.hidden["answer"] in response
+        return Verdict(float(ok), ok)
+    hacks = Closeness.hacks
 
 class Drifting(Verifier):
     """Grades right, but a response graded before earns a little less: state leaks between calls."""
@@ -48,6 +89,8 @@ class Drifting(Verifier):
 @hookimpl
 def rlhub_register_verifiers(register):
     register(Drifting)
+    register(Closeness)
+    register(HackEarns)
 
 @hookimpl
 def rlhub_register_envs(register):
@@ -55,6 +98,10 @@ def rlhub_register_envs(register):
                       ("globalrandom", GlobalRandom), ("hashseeded", HashSeeded)]:
         register(f"bad/{name}-v1", cls, verifier="exact_match")
     register("bad/drift-v1", Good, verifier="drifting")
+    for name, cls in [("graded", Graded), ("nonmonotone", NonMonotone), ("capped", Capped),
+                      ("rightrejected", RightRejected)]:
+        register(f"bad/{name}-v1", cls, verifier="closeness")
+    register("bad/hackable-v1", Graded, verifier="hackable")
 '''
 
 
@@ -71,6 +118,7 @@ def test_checks_pass_on_a_good_environment_and_catch_each_defect(plugin_dir, tmp
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
     assert results["good"][0] == 0 and results["good"][2]["passed"] == 14, results["good"]
+    assert results["good"][2]["skipped"] == 4  # no right forms and no hacks declared: skipped, named
     assert results["wrongref"][0] == 1 and "reference_full_reward" in results["wrongref"][1]
     assert results["leaky"][0] == 1 and results["leaky"][1] == {"no_leak"}
     assert results["globalrandom"][0] == 1 and "generation_deterministic" in results["globalrandom"][1]
@@ -94,3 +142,22 @@ def test_check_reports_a_bad_registry_as_a_collection_error(tmp_path):
     (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'arith/nope-v1'\n")
     out = run_rlhub("check", cwd=tmp_path)
     assert out.returncode != 0 and "unknown environment 'arith/nope-v1'" in out.stdout
+
+
+def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_path):
+    """Graded wrong answers: they must fail, respect their cap, and be monotone in their size;
+    right forms must earn what the reference earns; the verifier's hacks must earn nothing."""
+    make_plugin_dist(plugin_dir, "rlhub-bad", "rlhub_bad", BROKEN)
+    (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'bad/*'\n")
+    results = {}
+    for name in ("graded", "nonmonotone", "capped", "rightrejected", "hackable"):
+        out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
+        summary = json.loads(out.stdout.strip().splitlines()[-1])
+        results[name] = (out.returncode, failed_checks(summary), summary)
+    assert results["graded"][0] == 0 and results["graded"][2]["passed"] == 18, results["graded"]
+    assert results["nonmonotone"][1] == {"wrong_fails"}, results["nonmonotone"]
+    assert "size 50" in str(results["nonmonotone"][2]["failures"])
+    assert results["capped"][1] == {"wrong_fails"} and "cap 0.5" in str(results["capped"][2]["failures"])
+    assert results["rightrejected"][1] == {"right_forms_pass"}, results["rightrejected"]
+    assert results["hackable"][1] == {"hacks_fail"}, results["hackable"]
+    assert "hedge" in str(results["hackable"][2]["failures"])
