@@ -11,13 +11,13 @@ if ! command -v bwrap >/dev/null || ! ldconfig -p | grep -q libGL.so.1 || [ ! -d
 fi
 
 PY=${PYTHON:-python3}
-pkgs=(-e ".[test]")
+# The core and every plugin, editable (edits to hub/ and plugins/ take effect without reinstalling),
+# with the trainer glue's extras. torch 2.13.0 is the CPU build (unpinned would pull CUDA).
+pkgs=(-e ".[test,train]")
 for p in plugins/verifiers/*/ plugins/envs/*/; do
   [ -f "$p/pyproject.toml" ] && pkgs+=(-e "$p")
 done
-"$PY" -m pip install -q --disable-pip-version-check "${pkgs[@]}"
-# The trainer glue: OpenRLHF's own agent/reward classes on a CPU. openrlhf pins flash-attn and
-# cannot be fully installed without CUDA, so it goes in without its dependencies, plus the few
-# that `openrlhf.utils.agent` imports; torch 2.13.0 is the CPU build (unpinned would pull CUDA).
+"$PY" -m pip install -q --disable-pip-version-check torch==2.13.0 "${pkgs[@]}"
+# OpenRLHF's own agent/reward classes on a CPU: it pins flash-attn and cannot be fully installed
+# without CUDA, so it goes in without its dependencies (`openrlhf.utils.agent` needs only aiohttp).
 "$PY" -m pip install -q --disable-pip-version-check --no-deps openrlhf==0.11.2
-"$PY" -m pip install -q --disable-pip-version-check torch==2.13.0 ".[train]"
