@@ -176,6 +176,18 @@ def check_generation_deterministic(cat, renv, index: int, other_process: dict[st
         raise CheckFailed(f"{label.to_json()}: another process (other hash seed) generated a different task")
 
 
+def check_reference_fresh_process(cat, renv, index: int, other_process: dict[str, dict] | None = None) -> None:
+    """The reference earns full reward also when the task is rebuilt and graded in a fresh
+    interpreter with no caches (a reference whose build differs run to run fails here)."""
+    label = renv.label(index).to_json()
+    got = (other_process or {}).get(label)
+    if got is None:
+        raise CheckFailed(f"{label}: no verdict from the fresh process")
+    if got["error"] or not (got["passed"] and got["reward"] == 1.0):
+        raise CheckFailed(f"{label}: in a fresh process the reference earned {got['reward']} passed={got['passed']}"
+                          f"{' error=' + got['error'] if got['error'] else ''}: {got['details']}")
+
+
 def check_no_leak(cat, renv, index: int) -> None:
     label = renv.label(index)
     task = cat.task(label)
@@ -197,25 +209,38 @@ CHECKS: dict[str, Callable[..., None]] = {
     "hacks_fail": check_hacks,
     "verifier_deterministic": check_verifier_deterministic,
     "generation_deterministic": check_generation_deterministic,
+    "reference_fresh_process": check_reference_fresh_process,
     "no_leak": check_no_leak,
 }
 
 
-def digests_in_other_process(registry: str, labels: list[str]) -> dict[str, str]:
-    """Task digests computed in a fresh interpreter with another hash seed (one process for all)."""
-    code = (
-        "import json, sys\n"
-        "from hub.catalog import Catalog\n"
-        "from hub.checks import task_digest\n"
-        "cat = Catalog.load(sys.argv[1])\n"
-        "labels = json.load(sys.stdin)\n"
-        "json.dump({l: task_digest(cat.task(l)) for l in labels}, sys.stdout)\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    proc = subprocess.run([sys.executable, "-c", code, registry], input=json.dumps(labels),
-                          capture_output=True, text=True, env=env, timeout=600)
+_OTHER_PROCESS = """\
+import json, sys
+from hub.catalog import Catalog
+from hub.checks import task_digest
+cat = Catalog.load(sys.argv[1])
+labels = json.load(sys.stdin)
+if sys.argv[2] == "digests":
+    out = {l: task_digest(cat.task(l)) for l in labels}
+else:
+    out = {}
+    for l in labels:
+        v = cat.verify(l, cat.reference(l))
+        out[l] = {"reward": v.reward, "passed": v.passed, "error": v.error, "details": str(v.details)[:500]}
+json.dump(out, sys.stdout)
+"""
+
+
+def in_other_process(registry: str, labels: list[str], what: str) -> dict:
+    """Per label, computed in a fresh interpreter with another hash seed and no caches (one
+    process for all): the task digest (`what="digests"`) or the reference's verdict
+    (`"references"`). Whatever a process leaves behind (a warm cache, a hash seed, an import
+    order) cannot make the two agree by accident."""
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "RLHUB_CACHE": "off"}
+    proc = subprocess.run([sys.executable, "-c", _OTHER_PROCESS, registry, what], input=json.dumps(labels),
+                          capture_output=True, text=True, env=env, timeout=3600)
     if proc.returncode != 0:
-        raise CheckFailed(f"generating tasks in another process failed:\n{proc.stderr[-2000:]}")
+        raise CheckFailed(f"the {what} of these tasks could not be computed in another process:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout)
 
 

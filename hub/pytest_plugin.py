@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .checks import CHECKS, CheckFailed, CheckSkipped, digests_in_other_process
+from .checks import CHECKS, CheckFailed, CheckSkipped, in_other_process
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -29,6 +29,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     return None
 
 
+# Checks that compare against a second interpreter, and what they need from it.
+OTHER_PROCESS_CHECKS = {"digests": "generation_deterministic", "references": "reference_fresh_process"}
+
+
 class RegistryFile(pytest.File):
     def collect(self):
         from .catalog import Catalog
@@ -40,7 +44,7 @@ class RegistryFile(pytest.File):
         except UserError as exc:
             raise self.CollectError(str(exc)) from None
         seeds = self.config.getoption("rlhub_seeds")
-        self._other_process: dict[str, str] | None = None
+        self._other_process: dict[str, dict] = {}
         for renv in envs:
             n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
             for name in CHECKS:
@@ -48,12 +52,15 @@ class RegistryFile(pytest.File):
                     yield CheckItem.from_parent(self, name=f"{renv.id}::{name}[{index}]",
                                                 renv=renv, check=name, index=index)
 
-    def other_process_digests(self) -> dict[str, str]:
-        """All of this file's labels generated once in a second interpreter, on first need."""
-        if self._other_process is None:
-            labels = sorted({i.label for i in self.session.items if isinstance(i, CheckItem) and i.parent is self})
-            self._other_process = digests_in_other_process(str(self.path), labels)
-        return self._other_process
+    def other_process(self, what: str) -> dict:
+        """`what` ("digests", "references") for every label of this file that a collected check
+        needs, computed once in a second interpreter on first need."""
+        if what not in self._other_process:
+            check = OTHER_PROCESS_CHECKS[what]
+            labels = sorted({i.label for i in self.session.items
+                             if isinstance(i, CheckItem) and i.parent is self and i.check == check})
+            self._other_process[what] = in_other_process(str(self.path), labels, what)
+        return self._other_process[what]
 
     class CollectError(Exception):
         pass
@@ -74,8 +81,9 @@ class CheckItem(pytest.Item):
     def runtest(self) -> None:
         cat = self.parent.catalog
         try:
-            if self.check == "generation_deterministic":
-                CHECKS[self.check](cat, self.renv, self.index, other_process=self.parent.other_process_digests())
+            what = next((w for w, c in OTHER_PROCESS_CHECKS.items() if c == self.check), None)
+            if what:
+                CHECKS[self.check](cat, self.renv, self.index, other_process=self.parent.other_process(what))
             else:
                 CHECKS[self.check](cat, self.renv, self.index)
         except CheckSkipped as exc:

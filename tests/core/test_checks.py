@@ -76,6 +76,17 @@ class HackEarns(Verifier):
         return Verdict(float(ok), ok)
     hacks = Closeness.hacks
 
+class CacheHidesBug(Verifier):
+    """Right while its cache is on; with every cache off (a fresh machine) its slow path
+    compares against the wrong value: the bug a warm cache hides."""
+    name = "cache_hides_bug"
+    def verify(self, task, response, ctx):
+        import os
+        want = task.hidden["answer"]
+        if os.environ.get("RLHUB_CACHE") == "off":
+            want = want[::-1]
+        return Verdict(float(response.strip() == want), response.strip() == want)
+
 class Drifting(Verifier):
     """Grades right, but a response graded before earns a little less: state leaks between calls."""
     name = "drifting"
@@ -91,6 +102,7 @@ def rlhub_register_verifiers(register):
     register(Drifting)
     register(Closeness)
     register(HackEarns)
+    register(CacheHidesBug)
 
 @hookimpl
 def rlhub_register_envs(register):
@@ -102,6 +114,7 @@ def rlhub_register_envs(register):
                       ("rightrejected", RightRejected)]:
         register(f"bad/{name}-v1", cls, verifier="closeness")
     register("bad/hackable-v1", Graded, verifier="hackable")
+    register("bad/cachehidesbug-v1", Good, verifier="cache_hides_bug")
 '''
 
 
@@ -113,11 +126,11 @@ def test_checks_pass_on_a_good_environment_and_catch_each_defect(plugin_dir, tmp
     make_plugin_dist(plugin_dir, "rlhub-bad", "rlhub_bad", BROKEN)
     (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'bad/*'\n")
     results = {}
-    for name in ("good", "wrongref", "leaky", "globalrandom", "hashseeded", "drift"):
+    for name in ("good", "wrongref", "leaky", "globalrandom", "hashseeded", "drift", "cachehidesbug"):
         out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
-    assert results["good"][0] == 0 and results["good"][2]["passed"] == 14, results["good"]
+    assert results["good"][0] == 0 and results["good"][2]["passed"] == 16, results["good"]
     assert results["good"][2]["skipped"] == 4  # no right forms and no hacks declared: skipped, named
     assert results["wrongref"][0] == 1 and "reference_full_reward" in results["wrongref"][1]
     assert results["leaky"][0] == 1 and results["leaky"][1] == {"no_leak"}
@@ -125,6 +138,8 @@ def test_checks_pass_on_a_good_environment_and_catch_each_defect(plugin_dir, tmp
     # hash() is stable inside one process but not across processes: only the other-process check sees it
     assert results["hashseeded"][0] == 1 and results["hashseeded"][1] == {"generation_deterministic"}
     assert results["drift"][0] == 1 and results["drift"][1] == {"verifier_deterministic"}
+    # only a fresh process with every cache off sees the bug
+    assert results["cachehidesbug"][1] == {"reference_fresh_process"}, results["cachehidesbug"]
 
 
 def test_pytest_collects_a_registry_file_directly(tmp_path):
@@ -135,7 +150,7 @@ def test_pytest_collects_a_registry_file_directly(tmp_path):
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "registry.yaml"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "14 passed" in out.stdout
+    assert "16 passed, 4 skipped" in out.stdout
 
 
 def test_check_reports_a_bad_registry_as_a_collection_error(tmp_path):
@@ -154,7 +169,7 @@ def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_pa
         out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
-    assert results["graded"][0] == 0 and results["graded"][2]["passed"] == 18, results["graded"]
+    assert results["graded"][0] == 0 and results["graded"][2]["passed"] == 20, results["graded"]
     assert results["nonmonotone"][1] == {"wrong_fails"}, results["nonmonotone"]
     assert "size 50" in str(results["nonmonotone"][2]["failures"])
     assert results["capped"][1] == {"wrong_fails"} and "cap 0.5" in str(results["capped"][2]["failures"])

@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 def cache_dir() -> Path | None:
     configured = os.environ.get("RLHUB_MESH_CACHE", "")
-    if configured.lower() in {"off", "0", "none"}:
-        return None
+    if configured.lower() in {"off", "0", "none"} or os.environ.get("RLHUB_CACHE", "").lower() == "off":
+        return None  # RLHUB_CACHE=off: every cache of rlhub off (the fresh-process check sets it)
     if configured:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
