@@ -18,11 +18,11 @@ import types
 from pathlib import Path
 
 from hub import Environment, Task, hookimpl
-from hub.catalog import Catalog
-from hub.plugins import collect
-from hub.registry import load as load_registry
-from hub.sampler import MixtureSampler
-from hub.sampling import prompts
+from hub.config.catalog import Catalog
+from hub.plugins.manager import collect
+from hub.config.registry import load as load_registry
+from hub.mixture.sampler import MixtureSampler
+from hub.mixture.promptfile import prompts
 
 
 class Synthetic(Environment):
@@ -88,11 +88,11 @@ def main() -> None:
         return time.perf_counter() - start
 
     py = median_time(lambda: run([sys.executable, "-c", "pass"]), args.repeat)
-    imp = median_time(lambda: run([sys.executable, "-c", "import hub.catalog"]), args.repeat)
+    imp = median_time(lambda: run([sys.executable, "-c", "import hub.config.catalog"]), args.repeat)
     lst = median_time(lambda: run([sys.executable, "-m", "hub.cli", "list"]), args.repeat)
     print("start-up (subprocess, default registry, all installed plugins):")
     print(f"  python -c pass (baseline)         {py * 1e3:8.1f} ms")
-    print(f"  import hub.catalog                {imp * 1e3:8.1f} ms  ({imp / py:.1f}x baseline)")
+    print(f"  import hub.config.catalog                {imp * 1e3:8.1f} ms  ({imp / py:.1f}x baseline)")
     print(f"  rlhub list                        {lst * 1e3:8.1f} ms  ({lst / py:.1f}x baseline)")
 
 

@@ -74,8 +74,8 @@ def main() -> int:
 
     from openrlhf.utils.agent import SingleTurnAgentExecutor
 
-    from hub.catalog import Catalog
-    from hub.sampling import sampler_for
+    from hub.config.catalog import Catalog
+    from hub.mixture.promptfile import sampler_for
 
     cat = Catalog.load(args.registry)
     labels = sampler_for(cat, seed=0, select="arith/[ams]*").sample(args.n)  # single-turn arithmetic

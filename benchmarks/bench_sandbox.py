@@ -46,14 +46,14 @@ def workloads():
     base = Profile(name="bench", wall_timeout_s=60, cpu_s=60, memory_mb=1024, max_procs=64, tmpfs_mb=64)
     return [
         ("plain python", base, {"main.py": PLAIN}, ["python3", "main.py"],
-         base.merged(preload=("hub.sandbox.selftest",)), ("hub.sandbox.selftest:run_program", {"path": "main.py"}),
+         base.merged(preload=("hub.testing.probes",)), ("hub.testing.probes:run_program", {"path": "main.py"}),
          lambda r: r.stdout.strip() == str(sum(i * i for i in range(10000)))),
         ("pytest file", base, {"test_add.py": PYTEST_FILE}, ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_add.py"],
-         base.merged(preload=("pytest", "hub.sandbox.selftest")), ("hub.sandbox.selftest:run_pytest", {}),
+         base.merged(preload=("pytest", "hub.testing.probes")), ("hub.testing.probes:run_pytest", {}),
          lambda r: "3 passed" in r.stdout),
         ("cadquery box -> STL", base.merged(collect=("*.stl",)), {"main.py": CAD}, ["python3", "main.py"],
-         base.merged(collect=("*.stl",), preload=("cadquery", "hub.sandbox.selftest")),
-         ("hub.sandbox.selftest:run_program", {"path": "main.py"}),
+         base.merged(collect=("*.stl",), preload=("cadquery", "hub.testing.probes")),
+         ("hub.testing.probes:run_program", {"path": "main.py"}),
          lambda r: r.files.get("part.stl", b"")[:5] in (b"solid", b"\x00\x00\x00\x00\x00") or len(r.files.get("part.stl", b"")) > 84),
     ]
 

@@ -209,8 +209,8 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
-    from hub.catalog import Catalog
-    from hub.plugins import installed
+    from hub.config.catalog import Catalog
+    from hub.plugins.manager import installed
     from hub.serve.work import load_catalog
 
     args.domains = [p for p in ("terminal/*", "cad/*") if any(e.startswith(p[:-1]) for e in installed().envs)]

@@ -82,9 +82,9 @@ def main() -> int:
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
     from conftest import chatml_tokenizer, sampling_params
-    from hub import openrlhf_agent
-    from hub.catalog import Catalog
-    from hub.promptsets import split_labels
+    from hub.trainers.openrlhf import agent as openrlhf_agent
+    from hub.config.catalog import Catalog
+    from hub.mixture.splits import split_labels
 
     cat = Catalog.load(args.registry)
     try:

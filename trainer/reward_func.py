@@ -6,4 +6,4 @@ Grades each sample with the verifier its label names. The registry is $RLHUB_REG
 RLHUB_REWARD_WORKERS (verification threads, default 16).
 """
 
-from hub.openrlhf_reward import reward_func  # noqa: F401  (OpenRLHF looks up `reward_func`)
+from hub.trainers.openrlhf.reward import reward_func  # noqa: F401  (OpenRLHF looks up `reward_func`)

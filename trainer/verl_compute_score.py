@@ -3,4 +3,4 @@
 The rlhub label travels as each sample's reward_model.ground_truth; the registry is $RLHUB_REGISTRY.
 """
 
-from hub.trainer_adapters import verl_compute_score as compute_score  # noqa: F401
+from hub.trainers.adapters import verl_compute_score as compute_score  # noqa: F401

@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from . import MANIFEST
 
 

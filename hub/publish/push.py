@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version as installed_version
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from . import MANIFEST, manifest
 
 
@@ -57,9 +57,9 @@ class PluginDir:
 
 def build_release(plugin: PluginDir, out: Path, sample_size: int = 32, run_checks: bool = True) -> dict:
     """Fill `out` with the release files; returns the manifest (with its digest under 'digest')."""
-    from ..catalog import Catalog
-    from ..checks import run_checks as checks
-    from ..sampling import prompts, sampler_for
+    from ..config.catalog import Catalog
+    from ..checks.library import run_checks as checks
+    from ..mixture.promptfile import prompts, sampler_for
     from .card import write_card
 
     plugin.check_installed()
@@ -84,7 +84,7 @@ def write_sample(cat, records: list[dict], path: Path) -> None:
     """Prompts and labels only (what a trainer sees), never hidden answers or references."""
     import datasets
 
-    from ..task import Label
+    from ..core.task import Label
 
     rows = [{"env": Label.parse(r["label"]).env, "label": r["label"],
              "prompt": r["input"] if isinstance(r["input"], str) else json.dumps(r["input"])}

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import UserError, validation_problems
-from ..fileio import load_yaml_mapping
+from ..core.errors import UserError, validation_problems
+from ..config.yamlfile import load_yaml_mapping
 
 
 class ServeConfig(BaseModel):

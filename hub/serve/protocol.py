@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..rewards import Outcome, reply
+from ..rewards.path import Outcome, reply
 
 
 class BadRequest(ValueError):

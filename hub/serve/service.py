@@ -13,9 +13,9 @@ import functools
 import logging
 from typing import Any
 
-from ..errors import UserError
-from ..rewards import cut_response
-from ..task import Label
+from ..core.errors import UserError
+from ..rewards.path import cut_response
+from ..core.task import Label
 from . import logs
 from .config import ServeConfig
 from .estimates import DurationEstimates

@@ -24,11 +24,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..env import Environment
-from ..errors import VerifierError
-from ..hookspecs import hookimpl
-from ..task import Task
-from ..verifier import Verdict, Verifier, VerifierConfig, VerifyContext
+from ..core.env import Environment
+from ..core.errors import VerifierError
+from ..plugins.hookspecs import hookimpl
+from ..core.task import Task
+from ..core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext
 
 DURATIONS = {"fast": 0.0, "medium": 0.2, "slow": 2.0}
 

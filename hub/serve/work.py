@@ -1,6 +1,6 @@
 """One sample's work item, and how backends verify it.
 
-`verify_one` (from hub.rewards, shared with the reward file) is what every backend runs, in a
+`verify_one` (from hub.rewards.path, shared with the reward file) is what every backend runs, in a
 thread here or in a Ray actor elsewhere: it never raises; every failure becomes an outcome of a
 defined kind.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import UserError
-from ..rewards import Outcome, verify_one  # noqa: F401  (the serve modules' names for them)
+from ..core.errors import UserError
+from ..rewards.path import Outcome, verify_one  # noqa: F401  (the serve modules' names for them)
 
 
 class WorkerLost(Exception):
@@ -43,8 +43,8 @@ def load_catalog(registry: str | None, plugin_modules: list[str] = ()) -> Any:
     """The catalog for `registry`, with the installed plugins plus `plugin_modules` (import paths)."""
     import importlib
 
-    from ..catalog import Catalog
-    from ..plugins import collect
+    from ..config.catalog import Catalog
+    from ..plugins.manager import collect
 
     if not plugin_modules:
         return Catalog.load(registry)

@@ -1,7 +1,7 @@
 import pytest
 
-from hub.errors import UserError
-from hub.fileio import atomic_write, load_yaml_mapping
+from hub.core.errors import UserError
+from hub.config.yamlfile import atomic_write, load_yaml_mapping
 
 
 def test_yaml_mapping_errors_name_the_file_and_line(tmp_path):

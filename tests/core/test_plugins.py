@@ -42,7 +42,7 @@ def test_broken_plugins_are_reported_by_name_and_others_still_load(plugin_dir):
     make_plugin_dist(plugin_dir, "rlhub-broken", "rlhub_broken", "import does_not_exist_anywhere\n")
     make_plugin_dist(plugin_dir, "rlhub-raises", "rlhub_raises", '''
 from hub import hookimpl
-from hub.builtin.arith import SumList
+from hub.plugins.builtin.arith import SumList
 @hookimpl
 def rlhub_register_envs(register):
     register("half/registered-v1", SumList, verifier="exact_match")
@@ -67,7 +67,7 @@ def rlhub_register_envs(register):
 def test_duplicate_environment_id_is_the_later_plugins_error(plugin_dir):
     make_plugin_dist(plugin_dir, "rlhub-dup", "rlhub_dup", '''
 from hub import hookimpl
-from hub.builtin.arith import SumList
+from hub.plugins.builtin.arith import SumList
 @hookimpl
 def rlhub_register_envs(register):
     register("arith/sum-list-v1", SumList, verifier="exact_match")

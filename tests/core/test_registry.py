@@ -3,8 +3,8 @@ import textwrap
 
 import pytest
 
-from hub.catalog import Catalog
-from hub.errors import RegistryError, UnknownEnvironment, UnknownVerifier
+from hub.config.catalog import Catalog
+from hub.core.errors import RegistryError, UnknownEnvironment, UnknownVerifier
 
 
 def write(tmp_path, text, name="registry.yaml"):

@@ -4,8 +4,8 @@ from types import SimpleNamespace
 import pytest
 
 from hub import load
-from hub.errors import UserError
-from hub.sampler import MixtureSampler, mixture
+from hub.core.errors import UserError
+from hub.mixture.sampler import MixtureSampler, mixture
 
 
 def test_same_seed_same_labels_and_resume_continues_the_stream():

@@ -9,7 +9,7 @@ import tempfile
 import pytest
 
 from hub.sandbox import Mount, Profile, Sandbox
-from hub.sandbox.hostbait import HostBait
+from hub.testing.hostbait import HostBait
 from hub.sandbox.uids import UID_BASE, UID_COUNT
 
 # CI installs bubblewrap and runs as root: there (CI set) a missing sandbox fails, never skips.

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from hub.sandbox.hostile import HOSTILE_CASES, PROBE, problems
+from hub.testing.hostile import HOSTILE_CASES, PROBE, problems
 
 from .conftest import NEEDS_SANDBOX, TIGHT, assert_host_untouched
 
 pytestmark = NEEDS_SANDBOX
-WARM = TIGHT.merged(name="tight-warm", preload=("hub.sandbox.selftest",))
+WARM = TIGHT.merged(name="tight-warm", preload=("hub.testing.probes",))
 
 
 def _probe_cold(sandbox):
@@ -19,7 +19,7 @@ def _probe_cold(sandbox):
 
 
 def _probe_warm(sandbox):
-    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"probe.py": PROBE}, args={"path": "probe.py"})
+    r = sandbox.call(WARM, "hub.testing.probes:run_program", files={"probe.py": PROBE}, args={"path": "probe.py"})
     assert r.stdout.strip() == "CLEAN", (r.stdout, r.stderr)
 
 
@@ -35,7 +35,7 @@ def test_hostile_cold(case, sandbox, host):
 @pytest.mark.parametrize("case", HOSTILE_CASES, ids=lambda c: c.name)
 def test_hostile_warm(case, sandbox, host):
     ctx = host[0]
-    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={case.filename: case.source(ctx)},
+    r = sandbox.call(WARM, "hub.testing.probes:run_program", files={case.filename: case.source(ctx)},
                      args={"path": case.filename, "language": case.language})
     assert problems(case, r, ctx, WARM) == [], (r.stdout[-2000:], r.stderr[-2000:], r)
     assert_host_untouched(host)

@@ -12,13 +12,13 @@ import pytest
 from hub.sandbox import Profile, RunResult, Sandbox, SandboxUnavailable, get_sandbox
 from hub.sandbox.bwrap import bwrap_path
 from hub.sandbox.pool import _key
-from hub.sandbox.hostile import PROBE, STATE_LEFT_BEHIND
+from hub.testing.hostile import PROBE, STATE_LEFT_BEHIND
 from hub.sandbox.uids import UID_BASE, UID_COUNT
 
 from .conftest import NEEDS_SANDBOX, TIGHT, sandbox_uid_processes
 
 pytestmark = NEEDS_SANDBOX
-WARM = TIGHT.merged(name="tight-warm", preload=("hub.sandbox.selftest",))
+WARM = TIGHT.merged(name="tight-warm", preload=("hub.testing.probes",))
 STATUS = "print(open('/proc/self/status').read())"
 
 
@@ -110,13 +110,13 @@ def test_bad_file_names_are_refused(sandbox):
 
 
 def test_call_returns_value_and_reports_errors(sandbox):
-    r = sandbox.call(WARM, "hub.sandbox.selftest:echo", files={"in.txt": "x"}, args={"n": 1})
+    r = sandbox.call(WARM, "hub.testing.probes:echo", files={"in.txt": "x"}, args={"n": 1})
     assert r.exit_code == 0 and r.value["args"] == {"n": 1} and r.value["files"] == ["in.txt"]
     assert r.value["cwd"] == "/sandbox" and UID_BASE <= r.value["uid"] < UID_BASE + UID_COUNT
-    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": "raise KeyError('boom')"},
+    r = sandbox.call(WARM, "hub.testing.probes:run_program", files={"main.py": "raise KeyError('boom')"},
                      args={"path": "main.py"})
     assert r.exit_code == 1 and "KeyError: 'boom'" in r.stderr and r.value is None
-    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": "import sys; print('hi'); sys.exit(4)"},
+    r = sandbox.call(WARM, "hub.testing.probes:run_program", files={"main.py": "import sys; print('hi'); sys.exit(4)"},
                      args={"path": "main.py"})
     assert r.exit_code == 4 and r.stdout == "hi\n"
     with pytest.raises(ValueError):
@@ -124,13 +124,13 @@ def test_call_returns_value_and_reports_errors(sandbox):
 
 
 def test_nothing_carries_over_between_warm_tasks(sandbox):
-    first = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": STATE_LEFT_BEHIND},
+    first = sandbox.call(WARM, "hub.testing.probes:run_program", files={"main.py": STATE_LEFT_BEHIND},
                          args={"path": "main.py"})
     assert "left state behind" in first.stdout, first.stderr
     check = PROBE + "\nimport json, random\nprint(json.dumps([1]), random.random())\n"
     seen = set()
     for _ in range(2):
-        r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"probe.py": check}, args={"path": "probe.py"})
+        r = sandbox.call(WARM, "hub.testing.probes:run_program", files={"probe.py": check}, args={"path": "probe.py"})
         lines = r.stdout.splitlines()
         assert lines[0] == "CLEAN", r.stdout + r.stderr
         assert lines[1].startswith("[1] "), "a module patched by an earlier task is still patched"
@@ -139,11 +139,11 @@ def test_nothing_carries_over_between_warm_tasks(sandbox):
 
 
 def test_warm_worker_recycled_after_k_tasks_and_after_death(sandbox):
-    profile = WARM.merged(name="recycle", recycle_after=2, preload=("hub.sandbox.selftest", "json"))  # own workers
-    idle = sandbox.pool._idle[_key(profile, "hub.sandbox.selftest:echo")]
+    profile = WARM.merged(name="recycle", recycle_after=2, preload=("hub.testing.probes", "json"))  # own workers
+    idle = sandbox.pool._idle[_key(profile, "hub.testing.probes:echo")]
     workers = []
     for _ in range(3):
-        sandbox.call(profile, "hub.sandbox.selftest:echo")
+        sandbox.call(profile, "hub.testing.probes:echo")
         for _ in range(200):  # a retired worker is replaced in the background
             if idle:
                 break
@@ -152,7 +152,7 @@ def test_warm_worker_recycled_after_k_tasks_and_after_death(sandbox):
     # the first worker retired after its 2nd task; its replacement serves the 3rd
     assert workers[1] is not workers[0] and workers[2] is workers[1] and not workers[0].alive
     workers[2].kill()  # a worker that died while idle is replaced, not used
-    r = sandbox.call(profile, "hub.sandbox.selftest:echo")
+    r = sandbox.call(profile, "hub.testing.probes:echo")
     assert r.exit_code == 0 and r.infra_error is None
 
 
@@ -235,13 +235,13 @@ def test_get_sandbox_is_shared():
 
 
 def test_failed_preload_is_an_infra_error_not_the_models(sandbox):
-    r = sandbox.call(WARM.merged(preload=("no_such_module_for_rlhub",)), "hub.sandbox.selftest:echo")
+    r = sandbox.call(WARM.merged(preload=("no_such_module_for_rlhub",)), "hub.testing.probes:echo")
     assert r.infra_error and "no_such_module_for_rlhub" in r.infra_error and r.exit_code is None
 
 
 def test_forked_child_gets_its_own_sandbox():
     parent = get_sandbox()
-    parent.call(WARM, "hub.sandbox.selftest:echo")  # the parent has a warm worker now
+    parent.call(WARM, "hub.testing.probes:echo")  # the parent has a warm worker now
     pid = os.fork()
     if pid == 0:
         code = 1
@@ -253,7 +253,7 @@ def test_forked_child_gets_its_own_sandbox():
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
-    assert parent.call(WARM, "hub.sandbox.selftest:echo").exit_code == 0  # parent's pool intact
+    assert parent.call(WARM, "hub.testing.probes:echo").exit_code == 0  # parent's pool intact
 
 
 def test_cpu_budget_counts_as_a_timeout(sandbox):
@@ -273,7 +273,7 @@ for fd in map(int, os.listdir("/proc/self/fd")):
             pass
 os._exit(7)
 """
-    r = sandbox.call(WARM, "hub.sandbox.selftest:run_program", files={"main.py": forge}, args={"path": "main.py"})
+    r = sandbox.call(WARM, "hub.testing.probes:run_program", files={"main.py": forge}, args={"path": "main.py"})
     assert r.exit_code == 7 and r.infra_error is None and r.value == "forged"  # a value is all it can forge
 
 

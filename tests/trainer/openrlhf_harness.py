@@ -71,7 +71,7 @@ def tokenizer():
 @pytest.fixture(autouse=True)
 def fresh_trainer_state(monkeypatch):
     """Each test gets its own catalog, thread pools and settings."""
-    from hub import openrlhf_reward
+    from hub.trainers.openrlhf import reward as openrlhf_reward
 
     for key in ("RLHUB_REGISTRY", "RLHUB_TURN_FORMAT", "RLHUB_STEP_TIMEOUT_S", "RLHUB_REWARD_DEADLINE_S"):
         monkeypatch.delenv(key, raising=False)

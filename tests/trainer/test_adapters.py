@@ -6,8 +6,8 @@ import importlib.util
 
 from openrlhf_harness import REPO
 
-from hub.catalog import Catalog
-from hub.trainer_adapters import trl_reward
+from hub.config.catalog import Catalog
+from hub.trainers.adapters import trl_reward
 
 LABELS = ['{"env": "arith/add-v1", "seed": 1}', '{"env": "arith/sub-v1", "seed": 2}']
 

@@ -9,10 +9,10 @@ import time
 from openrlhf_harness import ScriptedEngine, sampling_params
 
 from hub import Environment, Task, Verdict, Verifier, VerifierConfig, hookimpl
-from hub import openrlhf_reward
-from hub.catalog import Catalog
-from hub.plugins import collect
-from hub.registry import load as load_registry
+from hub.trainers.openrlhf import reward as openrlhf_reward
+from hub.config.catalog import Catalog
+from hub.plugins.manager import collect
+from hub.config.registry import load as load_registry
 
 
 class SlowMatch(Verifier):

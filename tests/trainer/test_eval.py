@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from openrlhf_harness import REPO
 
-from hub.catalog import Catalog
+from hub.config.catalog import Catalog
 from hub.cli import main
 
 

@@ -13,8 +13,8 @@ import time
 import pytest
 from openrlhf_harness import REPO, ScriptedEngine, sampling_params
 
-from hub.catalog import Catalog
-from hub.turn_format import PRESETS
+from hub.config.catalog import Catalog
+from hub.trainers.turn_format import PRESETS
 
 SINGLE = [json.dumps({"env": e, "seed": s}) for e, s in [("arith/add-v1", 3), ("arith/mul-v1", 5), ("arith/sum-list-v1", 7)]]
 
@@ -147,7 +147,7 @@ def test_agent_releases_a_terminal_session_when_done_or_dropped():
     """OpenRLHF has no end-of-episode hook: an agent dropped mid-episode must still free its sandbox."""
     import gc
 
-    from hub.openrlhf_agent import RlhubAgent, _executor
+    from hub.trainers.openrlhf.agent import RlhubAgent, _executor
 
     cat = Catalog.load(REPO / "registry.yaml")
     sessions = [e.id for e in cat.select("terminal/session-*")]

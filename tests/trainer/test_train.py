@@ -9,7 +9,7 @@ import pytest
 import yaml
 from openrlhf_harness import REPO, ScriptedEngine, sampling_params
 
-from hub.catalog import Catalog
+from hub.config.catalog import Catalog
 from hub.cli import main
 
 

@@ -17,7 +17,7 @@ import statistics
 import tempfile
 import time
 
-from hub.builtin.arith import BinaryOp
+from hub.plugins.builtin.arith import BinaryOp
 from rlhub_cad.env import CadEnvironment
 from rlhub_cad.families import FAMILIES
 from rlhub_cad.kinds import TEXT_KINDS

@@ -14,9 +14,9 @@ import statistics
 import time
 
 from hub import Task
-from hub.builtin.exact import ExactMatch
+from hub.plugins.builtin.exact import ExactMatch
 from hub.sandbox.profile import DEFAULT_PROFILES
-from hub.verifier import VerifyContext
+from hub.core.verifier import VerifyContext
 from rlhub_answer.plugin import AnswerConfig, AnswerMatch, Anls, DateMatch, ListF1, NumericMatch, TokenF1
 from rlhub_docqa.env import DocQA
 from rlhub_docqa.tokens import approx_tokens

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from hub.checks import task_digest
+from hub.checks.library import task_digest
 from rlhub_cad.env import CadEnvironment
 from rlhub_cad.families import FAMILIES
 from rlhub_cad.fmt import fence, n
@@ -30,7 +30,7 @@ def test_unknown_kind_is_a_clear_error():
 def test_text_tasks_are_deterministic_across_processes(kind):
     labels = [(fam.name, seed) for fam in FAMILIES for seed in (0, 7)]
     here = {f"{n}:{s}": task_digest(_env(next(f for f in FAMILIES if f.name == n), kind).make_task(s)) for n, s in labels}
-    code = ("import json, sys\nfrom hub.checks import task_digest\nfrom rlhub_cad.env import CadEnvironment\n"
+    code = ("import json, sys\nfrom hub.checks.library import task_digest\nfrom rlhub_cad.env import CadEnvironment\n"
             "from rlhub_cad.families import FAMILIES\nkind = sys.argv[1]\nout = {}\n"
             "for fam in FAMILIES:\n    for s in (0, 7):\n"
             "        out[f'{fam.name}:{s}'] = task_digest(CadEnvironment(f'cad/{fam.name}-{kind}-v1', fam, kind).make_task(s))\n"

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from hub import Episode, Step, Verdict
-from hub.verifier import grade
+from hub.core.verifier import grade
 
 from .actions import Action, Turn, parse_turn
 from .family import fenced

@@ -32,7 +32,7 @@ def test_at_least_100_families_over_every_sub_domain():
 
 
 def test_registered_through_the_entry_point():
-    from hub.plugins import installed
+    from hub.plugins.manager import installed
 
     ids = set(installed().envs)
     assert {f"terminal/{n}-v1" for n in FAMILIES} <= ids

@@ -11,8 +11,8 @@ import pytest
 from terminal_helpers import body, fenced_file
 
 import hub
-from hub.sandbox.hostbait import HostBait
-from hub.sandbox.hostile import ESCAPED, HOSTILE_CASES
+from hub.testing.hostbait import HostBait
+from hub.testing.hostile import ESCAPED, HOSTILE_CASES
 
 LABEL = {"env": "terminal/session-word-frequency-v1", "seed": 5}
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from hub import Task
 from hub.sandbox.profile import DEFAULT_PROFILES
-from hub.verifier import VerifyContext
+from hub.core.verifier import VerifyContext
 from rlhub_answer.plugin import AnswerConfig, AnswerMatch
 
 CTX = VerifyContext(profile=next(iter(DEFAULT_PROFILES.values())))

@@ -4,7 +4,7 @@ import pytest
 
 from hub import Task
 from hub.sandbox.profile import DEFAULT_PROFILES
-from hub.verifier import VerifyContext
+from hub.core.verifier import VerifyContext
 from rlhub_answer.plugin import AnswerConfig, AnswerMatch, Anls, NumericMatch, TokenF1
 
 CTX = VerifyContext(profile=next(iter(DEFAULT_PROFILES.values())))

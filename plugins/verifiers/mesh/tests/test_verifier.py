@@ -6,7 +6,7 @@ import pytest
 from mesh_harness import PLATE, cq_task, ensure_warm
 
 from hub import VerifierError
-from hub.verifier import grade
+from hub.core.verifier import grade
 
 pytestmark = pytest.mark.usefixtures("ctx")
 
@@ -132,8 +132,8 @@ def test_infinite_loop_times_out(verifier, ctx, profile):
 
 @pytest.mark.usefixtures("fresh_worker")
 def test_hostile_programs_from_the_sandbox_suite(verifier, ctx, profile):
-    """Every python program of hub.sandbox.hostile: a verdict (policy rejects most), never a crash."""
-    from hub.sandbox.hostile import HOSTILE_CASES, HostContext
+    """Every python program of hub.testing.hostile: a verdict (policy rejects most), never a crash."""
+    from hub.testing.hostile import HOSTILE_CASES, HostContext
 
     host = HostContext(port=9, secret_env="RLHUB_MESH_SECRET", secret_value="s3cr3t-mesh", secret_file="/nonexistent",
                        unix_path="/nonexistent.sock", abstract_name="none", victim_pid=1)
@@ -217,7 +217,7 @@ def test_reference_is_built_once_and_cached_on_disk(verifier, ctx, tmp_path, mon
 
 
 def test_plugin_registers_verifier_and_profile():
-    from hub.plugins import collect
+    from hub.plugins.manager import collect
 
     plugins = collect()
     assert plugins.verifiers["mesh_iou"].distribution == "rlhub-mesh"

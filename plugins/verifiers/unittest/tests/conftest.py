@@ -6,7 +6,7 @@ import pytest
 
 from hub import VerifyContext
 from hub.sandbox import get_sandbox
-from hub.verifier import grade
+from hub.core.verifier import grade
 from rlhub_unittest.plugin import PYTEST_PROFILE
 from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
 from ut_helpers import make_task

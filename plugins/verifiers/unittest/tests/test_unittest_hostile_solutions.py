@@ -14,9 +14,9 @@ from ut_helpers import make_task
 
 from hub import VerifyContext
 from hub.sandbox import Sandbox
-from hub.sandbox.hostbait import HostBait
-from hub.sandbox.hostile import HOSTILE_CASES
-from hub.verifier import grade
+from hub.testing.hostbait import HostBait
+from hub.testing.hostile import HOSTILE_CASES
+from hub.core.verifier import grade
 
 # Tight limits keep 40-odd cases fast; the warm worker still has pytest preloaded.
 TIGHT = PYTEST_PROFILE.merged(name="pytest-tight", wall_timeout_s=3.0, cpu_s=2, memory_mb=256, max_procs=32,

@@ -1,0 +1,1 @@
+"""The verifier checks every environment must pass, and the pytest plugin that collects them."""

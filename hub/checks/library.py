@@ -1,0 +1,278 @@
+"""The verifier checks every environment must pass (collected by the pytest plugin).
+
+Each check takes the catalog, a resolved environment and a task index, and raises
+`CheckFailed` with a message that says what went wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from typing import Callable
+
+from ..core.env import Variant
+from ..core.task import Label, Task
+
+MALFORMED = [
+    "\x00\x01\x02 garbage \ufffd",
+    "```\n```",
+    "I don't know.",
+    "A" * 100_000,
+    "<answer></answer> \\boxed{} ```python\nraise SystemExit(0)\n```",
+]
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+class CheckSkipped(Exception):
+    """The check does not apply to this environment (reported as a skip, with the reason)."""
+
+
+def task_digest(task: Task) -> str:
+    body = json.dumps({"prompt": task.prompt, "hidden": task.hidden, "reference": task.reference},
+                      sort_keys=True, default=repr)
+    return hashlib.sha256(body.encode() + b"".join(task.images)).hexdigest()
+
+
+def _verdict(cat, label: Label, response: str, task: Task, fresh: bool = False):
+    """A verdict, memoised per (label, response) across checks: the same reference is graded by
+    several checks, and sandboxed verification (a CAD part, a test suite) is the costly part.
+    `fresh` bypasses the memo, for the check that verification is deterministic."""
+    memo = cat.__dict__.setdefault("_check_verdicts", {})
+    key = (label.to_json(), hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest())
+    v = None if fresh else memo.get(key)
+    if v is None:
+        v = cat.verify(label, response, task=task)
+        memo.setdefault(key, v)
+    if v.error:
+        raise CheckFailed(f"{label.to_json()}: no verdict: {v.error}")
+    return v
+
+
+def check_reference(cat, renv, index: int) -> None:
+    label = renv.label(index)
+    task = cat.task(label)
+    if not task.reference.strip():
+        raise CheckFailed(f"{label.to_json()}: the task has no reference solution")
+    v = _verdict(cat, label, task.reference, task)
+    if not (v.passed and v.reward == 1.0):
+        raise CheckFailed(f"{label.to_json()}: reference earned reward {v.reward} passed={v.passed}: {v.details}")
+
+
+def check_empty(cat, renv, index: int) -> None:
+    label = renv.label(index)
+    task = cat.task(label)
+    for response in ("", "   \n\t "):
+        v = _verdict(cat, label, response, task)
+        if v.passed or v.reward >= 1.0:
+            raise CheckFailed(f"{label.to_json()}: empty response {response!r} earned {v.reward}")
+
+
+def check_malformed(cat, renv, index: int) -> None:
+    label = renv.label(index)
+    task = cat.task(label)
+    for response in MALFORMED:
+        v = _verdict(cat, label, response, task)
+        if v.passed or v.reward >= 1.0:
+            raise CheckFailed(f"{label.to_json()}: malformed response {response[:40]!r} earned {v.reward}")
+
+
+def _wrong_variants(cat, renv, index: int, task: Task) -> list[Variant]:
+    """The environment's wrong answers, plus the reference of a different task of it."""
+    wrong = list(renv.env.wrong_answers(task))
+    for other in range(index + 1, index + 6):
+        if renv.num_tasks is not None and other >= renv.num_tasks:
+            break
+        other_ref = cat.task(renv.label(other)).reference
+        if other_ref.strip() != task.reference.strip():
+            wrong.append(Variant(kind="other_task", response=other_ref, note=f"the reference of task {other}"))
+            break
+    return wrong
+
+
+def check_wrong(cat, renv, index: int) -> None:
+    """Every known kind of wrong answer fails, scores below the reference (and at most its
+    `max_reward`), and within a kind a larger error never scores higher than a smaller one."""
+    label = renv.label(index)
+    task = cat.task(label)
+    wrong = _wrong_variants(cat, renv, index, task)
+    if not wrong:
+        raise CheckFailed(f"{label.to_json()}: no wrong answer to try (define wrong_answers on the environment)")
+    ref = _verdict(cat, label, task.reference, task).reward
+    _assert_rejected(cat, label, task, wrong, ref)
+
+
+def _assert_rejected(cat, label: Label, task: Task, variants: list[Variant], ref: float) -> None:
+    by_kind: dict[str, list[tuple[float, float, Variant]]] = {}
+    problems = []
+    for variant in variants:
+        v = _verdict(cat, label, variant.response, task)
+        what = f"{variant.kind}" + (f" ({variant.note})" if variant.note else "")
+        if v.passed or v.reward >= ref:
+            problems.append(f"{what} earned {v.reward:.4g} (reference {ref:.4g}, passed={v.passed})")
+        elif variant.max_reward is not None and v.reward > variant.max_reward + 1e-9:
+            problems.append(f"{what} earned {v.reward:.4g}, more than its cap {variant.max_reward:.4g}")
+        by_kind.setdefault(variant.kind, []).append((variant.size, v.reward, variant))
+    for kind, rows in by_kind.items():
+        rows.sort(key=lambda r: r[0])
+        for (small, r_small, _), (large, r_large, _) in zip(rows, rows[1:]):
+            if large > small and r_large > r_small + 1e-9:
+                problems.append(f"{kind}: an error of size {large:g} earned {r_large:.4g}, more than size {small:g} ({r_small:.4g})")
+    if problems:
+        raise CheckFailed(f"{label.to_json()}: " + "; ".join(problems))
+
+
+def check_right_forms(cat, renv, index: int) -> None:
+    """Every accepted form of a right answer earns what the reference earns."""
+    label = renv.label(index)
+    task = cat.task(label)
+    forms = list(renv.env.right_answers(task))
+    if not forms:
+        raise CheckSkipped("the environment declares no other forms of a right answer")
+    ref = _verdict(cat, label, task.reference, task)
+    bad = []
+    for form in forms:
+        v = _verdict(cat, label, form, task)
+        if v.reward != ref.reward or v.passed != ref.passed:
+            bad.append(f"{form[:120]!r} earned {v.reward:.4g} passed={v.passed}: {v.details}")
+    if bad:
+        raise CheckFailed(f"{label.to_json()}: right answers rejected (reference {ref.reward:.4g}): " + "; ".join(bad))
+
+
+def check_hacks(cat, renv, index: int) -> None:
+    """The verifier's reward hacks, shaped for this task, earn nothing."""
+    label = renv.label(index)
+    task = cat.task(label)
+    hacks = [h if h.max_reward is not None else Variant(h.kind, h.response, h.size, h.note, 0.0)
+             for h in renv.verifier.hacks(task)]
+    if not hacks:
+        raise CheckSkipped(f"verifier {renv.identity.name} declares no reward hacks")
+    _assert_rejected(cat, label, task, hacks, _verdict(cat, label, task.reference, task).reward)
+
+
+def check_verifier_deterministic(cat, renv, index: int) -> None:
+    label = renv.label(index)
+    task = cat.task(label)
+    candidates = [task.reference, *renv.env.wrong_responses(task)[:1], ""]
+    for response in candidates:
+        a, b = _verdict(cat, label, response, task), _verdict(cat, label, response, task, fresh=True)
+        if (a.reward, a.passed, a.components) != (b.reward, b.passed, b.components):
+            raise CheckFailed(f"{label.to_json()}: two verifications of the same response differ: "
+                              f"{a.reward}/{a.components} vs {b.reward}/{b.components}")
+
+
+def check_generation_deterministic(cat, renv, index: int, other_process: dict[str, str] | None = None) -> None:
+    label = renv.label(index)
+    first, second = task_digest(cat.task(label)), task_digest(cat.task(label))
+    if first != second:
+        raise CheckFailed(f"{label.to_json()}: generating the task twice in one process gave different tasks")
+    if other_process is not None and other_process.get(label.to_json()) != first:
+        raise CheckFailed(f"{label.to_json()}: another process (other hash seed) generated a different task")
+
+
+def check_reference_fresh_process(cat, renv, index: int, other_process: dict[str, dict] | None = None) -> None:
+    """The reference earns full reward also when the task is rebuilt and graded in a fresh
+    interpreter with no caches (a reference whose build differs run to run fails here)."""
+    label = renv.label(index).to_json()
+    got = (other_process or {}).get(label)
+    if got is None:
+        raise CheckFailed(f"{label}: no verdict from the fresh process")
+    if got["error"] or not (got["passed"] and got["reward"] == 1.0):
+        raise CheckFailed(f"{label}: in a fresh process the reference earned {got['reward']} passed={got['passed']}"
+                          f"{' error=' + got['error'] if got['error'] else ''}: {got['details']}")
+
+
+def check_no_leak(cat, renv, index: int) -> None:
+    label = renv.label(index)
+    task = cat.task(label)
+    prompt = task.prompt_text()
+    for secret in renv.env.secrets(task):
+        secret = str(secret).strip()
+        if len(secret) < 4:  # too short to tell a leak from a coincidence
+            continue
+        if re.search(r"(?<![\w.])" + re.escape(secret) + r"(?![\w])", prompt):
+            raise CheckFailed(f"{label.to_json()}: the prompt contains hidden data {secret[:80]!r}")
+
+
+CHECKS: dict[str, Callable[..., None]] = {
+    "reference_full_reward": check_reference,
+    "empty_fails": check_empty,
+    "malformed_fails": check_malformed,
+    "wrong_fails": check_wrong,
+    "right_forms_pass": check_right_forms,
+    "hacks_fail": check_hacks,
+    "verifier_deterministic": check_verifier_deterministic,
+    "generation_deterministic": check_generation_deterministic,
+    "reference_fresh_process": check_reference_fresh_process,
+    "no_leak": check_no_leak,
+}
+
+
+_OTHER_PROCESS = """\
+import json, sys
+from hub.config.catalog import Catalog
+from hub.checks.library import task_digest
+cat = Catalog.load(sys.argv[1])
+labels = json.load(sys.stdin)
+if sys.argv[2] == "digests":
+    out = {l: task_digest(cat.task(l)) for l in labels}
+else:
+    out = {}
+    for l in labels:
+        v = cat.verify(l, cat.reference(l))
+        out[l] = {"reward": v.reward, "passed": v.passed, "error": v.error, "details": str(v.details)[:500]}
+json.dump(out, sys.stdout)
+"""
+
+
+def in_other_process(registry: str, labels: list[str], what: str) -> dict:
+    """Per label, computed in a fresh interpreter with another hash seed and no caches (one
+    process for all): the task digest (`what="digests"`) or the reference's verdict
+    (`"references"`). Whatever a process leaves behind (a warm cache, a hash seed, an import
+    order) cannot make the two agree by accident."""
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "RLHUB_CACHE": "off"}
+    proc = subprocess.run([sys.executable, "-c", _OTHER_PROCESS, registry, what], input=json.dumps(labels),
+                          capture_output=True, text=True, env=env, timeout=3600)
+    if proc.returncode != 0:
+        raise CheckFailed(f"the {what} of these tasks could not be computed in another process:\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout)
+
+
+def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
+               verbose: bool = False, json_out: bool = False, workers: int = 0) -> int:
+    """`rlhub check`: pytest over the registry file with the rlhub plugin."""
+    import pytest
+
+    from ..config.registry import default_path
+
+    path = str(registry or default_path())
+    args = [path, f"--rlhub-registry={path}", f"--rlhub-seeds={seeds}", "-p", "no:cacheprovider",
+            "--rootdir", os.path.dirname(os.path.abspath(path)) or "."]
+    if select:
+        args.append(f"--rlhub-select={select}")
+    if fail_fast:
+        args.append("-x")
+    args.append("-v" if verbose else "-q")
+    summary = _Summary()
+    code = pytest.main(args, plugins=[summary])
+    if json_out:
+        print(json.dumps({"exit_code": int(code), **summary.counts, "failures": summary.failures}))
+    return 0 if code == 0 else (2 if code in (3, 4) else 1)
+
+
+class _Summary:
+    def __init__(self) -> None:
+        self.counts = {"passed": 0, "failed": 0, "skipped": 0}
+        self.failures: list[dict[str, str]] = []
+
+    def pytest_runtest_logreport(self, report) -> None:
+        if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+            self.counts[report.outcome] = self.counts.get(report.outcome, 0) + 1
+            if report.failed:
+                self.failures.append({"check": report.nodeid, "message": str(report.longrepr)[-1000:]})

@@ -1,0 +1,56 @@
+"""`rlhub serve`: the reward service (OpenRLHF's remote reward protocol). Heavy imports are lazy."""
+
+from __future__ import annotations
+
+import argparse
+
+from ...plugins.hookspecs import hookimpl
+
+DESCRIPTION = """\
+Serve rewards over HTTP with OpenRLHF's remote reward protocol:
+  POST / or /get_reward  {"query": [...], "prompts": [...], "labels": [...]}
+  -> {"rewards": [...], "scores": [...], "extra_logs": {"rlhub/timeout": [...], ...}}
+Every request is answered within --deadline (a sample that overruns gets --timeout-reward and
+rlhub/timeout=1). A full queue answers 503 with Retry-After. Also: GET /health, /metrics
+(Prometheus), /queue. Logs are JSON lines on stderr, each with the request id.
+
+examples:
+  rlhub serve --port 5000                       then: --reward.remote_url http://HOST:5000/get_reward
+  rlhub serve --backend ray --ray-address auto  verification on the Ray cluster this node is in
+  rlhub serve --config serve.yaml               every setting from a file (flags override it)
+"""
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ...serve import logs
+    from ...serve.config import ServeConfig
+    from ...serve.server import serve_forever
+
+    config = ServeConfig.build(
+        args.config, host=args.host, port=args.port, registry=args.registry, plugins=args.plugin or None,
+        workers=args.workers, queue_limit=args.queue_limit, deadline_s=args.deadline, timeout_reward=args.timeout_reward,
+        backend=args.backend, ray_address=args.ray_address, estimates_file=args.estimates_file, log_level=args.log_level)
+    logs.setup(config.log_level)
+    serve_forever(config)
+    return 0
+
+
+@hookimpl
+def rlhub_register_commands(subparsers):
+    from ..main import common
+
+    p = common(subparsers.add_parser("serve", help="serve rewards over HTTP (OpenRLHF remote reward protocol)",
+                                     description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--config", metavar="FILE.yaml", help="settings file (keys of ServeConfig, optionally under 'serve:')")
+    p.add_argument("--workers", type=int, help="samples verified at once (default 4)")
+    p.add_argument("--queue-limit", type=int, help="samples waiting at most before 503 (default 4096)")
+    p.add_argument("--deadline", type=float, help="answer every request within this many seconds (default 150)")
+    p.add_argument("--timeout-reward", type=float, help="reward of a sample that overran the deadline (default 0)")
+    p.add_argument("--backend", choices=["local", "ray"], help="where verification runs (default local)")
+    p.add_argument("--ray-address", help="Ray cluster to join, e.g. 'auto' (default: start a local one)")
+    p.add_argument("--estimates-file", metavar="FILE.json", help="keep learned duration estimates here across restarts")
+    p.add_argument("--plugin", action="append", metavar="MODULE", help="also load this plugin module (repeatable)")
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=cmd_serve)

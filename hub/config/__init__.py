@@ -1,0 +1,1 @@
+"""Configuration: registry.yaml (schema, line-numbered YAML), the catalog it resolves to, dataset environments."""

@@ -1,0 +1,82 @@
+"""Environments declared in registry.yaml straight from a dataset (JSONL, Parquet, CSV or Hub id).
+
+Rows are loaded with `datasets` (memory-mapped Arrow, so a large file costs little) and
+addressed by row index: the label is `{"env": ..., "row": i}`.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ..core.env import Environment
+from ..core.errors import RegistryError
+from .registry import DatasetSource
+from ..core.task import Label, Task
+
+_FORMATS = {".jsonl": "json", ".json": "json", ".parquet": "parquet", ".csv": "csv"}
+
+
+class _Row(dict):
+    """format_map helper: a missing column is a clear error, not a KeyError traceback."""
+
+    def __missing__(self, key: str) -> Any:
+        raise KeyError(key)
+
+
+class DatasetEnvironment(Environment):
+    def __init__(self, env_id: str, source: DatasetSource, where: str = "") -> None:
+        super().__init__(env_id)
+        self.source = source
+        self.where = where
+
+    @cached_property
+    def rows(self):
+        import datasets
+
+        src = self.source
+        datasets.disable_progress_bars()
+        try:
+            if src.path is not None:
+                fmt = src.format or _FORMATS.get(Path(src.path).suffix.lower())
+                if fmt is None:
+                    raise RegistryError(f"{self.where}: cannot tell the format of {src.path!r}; set dataset.format")
+                ds = datasets.load_dataset(fmt, data_files=src.path, split="train")
+            else:
+                ds = datasets.load_dataset(src.hf, split=src.split)
+        except RegistryError:
+            raise
+        except Exception as exc:
+            raise RegistryError(f"{self.where}: cannot load dataset for {self.id}: {type(exc).__name__}: {exc}") from None
+        missing = sorted(set(src.columns.values()) - set(ds.column_names))
+        if missing:
+            raise RegistryError(
+                f"{self.where}: dataset.columns name column(s) {missing} that {src.path or src.hf} does not have "
+                f"(it has {ds.column_names})"
+            )
+        return ds
+
+    @property
+    def num_tasks(self) -> int:  # type: ignore[override]
+        return len(self.rows)
+
+    def label(self, index: int) -> Label:
+        return Label(env=self.id, row=index)
+
+    def generate(self, rng: random.Random, index: int) -> Task:
+        row = _Row(self.rows[index])
+        fields = {role: row[column] for role, column in self.source.columns.items()}
+        prompt = fields.pop("prompt")
+        try:
+            if self.source.prompt_template:
+                prompt = self.source.prompt_template.format_map(_Row(row, prompt=prompt))
+            reference = (
+                self.source.reference_template.format_map(row)
+                if self.source.reference_template
+                else str(fields.get("reference", fields.get("answer", "")))
+            )
+        except KeyError as exc:
+            raise RegistryError(f"{self.where}: template names column {exc} that the dataset does not have") from None
+        return Task(prompt=prompt, hidden=fields, reference=reference, metadata={"row": index})

@@ -1,0 +1,141 @@
+"""Verifiers: reward functions with a typed config and a traceable identity."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from .env import Variant
+    from ..sandbox import Profile, Sandbox
+    from .task import Task
+
+from .errors import VerifierError
+
+
+class VerifierConfig(BaseModel):
+    """Base of every verifier's config: unknown keys are errors, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class VerifierIdentity:
+    """Which code and which settings produced a reward, so it can be traced and re-scored."""
+
+    name: str
+    distribution: str
+    version: str
+    config_hash: str
+
+    @staticmethod
+    def hash_config(config: BaseModel) -> str:
+        canonical = json.dumps(config.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Verdict:
+    """The outcome of grading one response.
+
+    `error` set means *no verdict*: the verifier crashed or timed out. That is never a silent
+    0: callers decide (the trainer gives a defined reward and flags it; the CLI exits 3).
+    """
+
+    reward: float
+    passed: bool
+    components: dict[str, float] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+    verifier: VerifierIdentity | None = None
+    error: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.reward, (int, float)) or math.isnan(self.reward):
+            raise ValueError(f"reward must be a number, got {self.reward!r}")
+        if not 0.0 <= self.reward <= 1.0:
+            raise ValueError(f"reward must lie in [0, 1], got {self.reward}")
+        self.reward = float(self.reward)
+
+    @classmethod
+    def no_verdict(cls, error: str, **details: Any) -> "Verdict":
+        return cls(reward=0.0, passed=False, details=details, error=error)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "reward": self.reward,
+            "passed": self.passed,
+            "components": self.components,
+            "details": self.details,
+            "verifier": asdict(self.verifier) if self.verifier else None,
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+@dataclass
+class VerifyContext:
+    """What a verifier may use besides the task and response: the sandbox and its profile.
+
+    The sandbox is created lazily, so verifiers that run no code (exact match) never start one.
+    """
+
+    profile: "Profile"
+    _sandbox: "Sandbox | None" = None
+
+    @property
+    def sandbox(self) -> "Sandbox":
+        if self._sandbox is None:
+            from ..sandbox import get_sandbox
+
+            self._sandbox = get_sandbox()
+        return self._sandbox
+
+
+class Verifier:
+    """Base class of verifiers. Subclasses set `name`, `Config`, and implement `verify`.
+
+    `verify` returns a Verdict for every response, however hostile; it raises `VerifierError`
+    only when it cannot reach a verdict (which the caller turns into `Verdict.no_verdict`).
+    """
+
+    name: ClassVar[str] = ""
+    Config: ClassVar[type[VerifierConfig]] = VerifierConfig
+
+    def __init__(self, config: VerifierConfig | None = None) -> None:
+        self.config = config if config is not None else self.Config()
+
+    def verify(self, task: "Task", response: str, ctx: VerifyContext) -> Verdict:  # pragma: no cover
+        raise NotImplementedError
+
+    def hacks(self, task: "Task") -> list["Variant"]:
+        """Reward hacks against this verifier, shaped for `task` (exit tricks, always-equal
+        objects, patched test machinery...). The checks require each to earn at most its
+        `max_reward` (normally 0) and never pass."""
+        return []
+
+
+def grade(
+    verifier: Verifier, identity: VerifierIdentity | None, task: "Task", response: str, ctx: VerifyContext
+) -> Verdict:
+    """Run a verifier the safe way: its crash or timeout is *no verdict*, never the model's fault."""
+    start = time.perf_counter()
+    try:
+        verdict = verifier.verify(task, response, ctx)
+    except VerifierError as exc:
+        verdict = Verdict.no_verdict(str(exc))
+    except Exception as exc:
+        verdict = Verdict.no_verdict(f"verifier {verifier.name} crashed: {type(exc).__name__}: {exc}")
+    verdict.verifier = identity
+    verdict.details.setdefault("verify_s", round(time.perf_counter() - start, 4))
+    return verdict

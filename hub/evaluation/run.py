@@ -1,0 +1,179 @@
+"""Evaluate a model on the registry through any OpenAI-compatible endpoint (vLLM's server...).
+
+Each sampled task is played as an rlhub episode: single-turn tasks take one reply, multi-turn
+ones feed the environment's observation back as the next user message until the episode ends.
+Every trajectory (messages, actions, verdict, verifier identity) is written to JSONL as it
+finishes, so `rescore` can grade the same rollouts again after a verifier changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Iterable
+
+from tqdm import tqdm
+
+from ..core.errors import UserError
+from ..core.task import Label
+
+
+def load_labels(catalog, prompts_file: str | None, n: int, seed: int, select: str | None) -> list[str]:
+    """Labels from a prompt file (`rlhub sample` / `rlhub train` output), else `n` distinct draws."""
+    if prompts_file:
+        labels = []
+        try:
+            lines = Path(prompts_file).read_text().splitlines()
+        except OSError as exc:
+            raise UserError(f"--prompts {prompts_file}: cannot read: {exc.strerror}") from None
+        for i, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                labels.append(json.loads(line)["label"])
+            except (json.JSONDecodeError, KeyError, TypeError):
+                raise UserError(f"--prompts {prompts_file}:{i}: expected a JSON object with a 'label' field") from None
+        return labels[:n] if n else labels
+    from ..mixture.splits import split_labels
+
+    _, held = split_labels(catalog, 1, n, seed, select)
+    return held
+
+
+def _messages(task) -> list[dict[str, Any]]:
+    return list(task.prompt) if isinstance(task.prompt, list) else [{"role": "user", "content": task.prompt}]
+
+
+async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], pool: ThreadPoolExecutor,
+                step_timeout: float) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    record: dict[str, Any] = {"label": label, "env": None, "model": model, "turns": [], "reward": 0.0,
+                              "passed": False, "error": None}
+    start = time.perf_counter()
+    try:
+        record["env"] = Label.parse(label).env
+        episode = await loop.run_in_executor(pool, catalog.episode, label)
+        await loop.run_in_executor(pool, episode.reset)
+        messages = _messages(episode.task)
+        record["prompt"] = messages
+        while True:
+            reply = await client.chat.completions.create(model=model, messages=messages, **gen)
+            action = reply.choices[0].message.content or ""
+            step = await asyncio.wait_for(loop.run_in_executor(pool, episode.step, action), step_timeout)
+            record["turns"].append({"action": action, "observation": step.observation, "done": step.done,
+                                    "finish_reason": reply.choices[0].finish_reason})
+            if step.done:
+                break
+            messages = messages + [{"role": "assistant", "content": action}, {"role": "user", "content": step.observation}]
+        verdict = step.verdict
+        record.update(verdict.to_dict() if verdict else {"error": "episode ended without a verdict"})
+    except asyncio.TimeoutError:
+        record["error"] = f"environment step took longer than {step_timeout} s"
+    except UserError as exc:
+        record["error"] = str(exc)
+    except Exception as exc:  # the endpoint failed (connection, HTTP status): recorded, not fatal
+        record["error"] = f"{type(exc).__name__}: {exc}"
+    record["seconds"] = round(time.perf_counter() - start, 4)
+    return record
+
+
+async def run_eval(catalog, labels: list[str], base_url: str, model: str, out: Path, concurrency: int = 16,
+                   max_tokens: int = 1024, temperature: float = 0.0, api_key: str = "EMPTY",
+                   step_timeout: float = 300.0, timeout: float = 600.0, progress: bool = True) -> list[dict[str, Any]]:
+    from openai import AsyncOpenAI
+
+    if concurrency <= 0:
+        raise UserError(f"--concurrency must be positive, got {concurrency}")
+    client = AsyncOpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=2)
+    gen = {"max_tokens": max_tokens, "temperature": temperature}
+    sem = asyncio.Semaphore(concurrency)
+    records: list[dict[str, Any]] = []
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="rlhub-eval") as pool, \
+            out.open("w") as fh, tqdm(total=len(labels), desc="eval", unit="task", disable=not progress) as bar:
+        async def one(label: str) -> None:
+            async with sem:
+                rec = await _play(catalog, client, model, label, gen, pool, step_timeout)
+            records.append(rec)
+            fh.write(json.dumps(rec, default=str) + "\n")
+            fh.flush()
+            bar.update()
+            bar.set_postfix(reward=f"{sum(r['reward'] for r in records) / len(records):.3f}")
+
+        await asyncio.gather(*(one(label) for label in labels))
+    await client.close()
+    return records
+
+
+def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per environment: tasks, mean reward, pass rate, errors, mean turns; plus an 'all' row."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        groups[r.get("env") or "?"].append(r)
+        groups["all"].append(r)
+    rows = []
+    for env in sorted(groups, key=lambda e: (e == "all", e)):
+        rs = groups[env]
+        rows.append({"env": env, "n": len(rs), "reward": sum(r["reward"] for r in rs) / len(rs),
+                     "pass_rate": sum(bool(r["passed"]) for r in rs) / len(rs),
+                     "errors": sum(r.get("error") is not None for r in rs),
+                     "turns": sum(len(r.get("turns", [])) for r in rs) / len(rs)})
+    return rows
+
+
+def read_trajectories(path: str | Path) -> list[dict[str, Any]]:
+    records = []
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read trajectories: {exc.strerror}") from None
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            rec["label"], rec["turns"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise UserError(f"{path}:{i}: expected a trajectory written by `rlhub eval` (with 'label' and 'turns')") from None
+        records.append(rec)
+    return records
+
+
+def rescore_one(catalog, rec: dict[str, Any]) -> dict[str, Any]:
+    """Replay the recorded actions through a fresh episode and grade again with today's verifier."""
+    new = {k: v for k, v in rec.items() if k not in ("components", "details", "verifier", "error")}
+    new.update(previous={"reward": rec.get("reward"), "passed": rec.get("passed"), "verifier": rec.get("verifier")},
+               reward=0.0, passed=False, error=None)
+    actions = [t["action"] for t in rec["turns"]]
+    if not actions:
+        new["error"] = rec.get("error") or "no actions recorded"
+        return new
+    try:
+        episode = catalog.episode(rec["label"])
+        episode.reset()
+        for i, action in enumerate(actions):
+            step = episode.step(action)
+            if step.done:
+                break
+        if not step.done or i != len(actions) - 1:
+            new["error"] = "the environment no longer ends where the recorded episode did; not comparable"
+            return new
+        new.update(step.verdict.to_dict())
+    except UserError as exc:
+        new["error"] = str(exc)
+    return new
+
+
+def rescore(catalog, records: list[dict[str, Any]], out: Path, workers: int = 8, progress: bool = True) -> list[dict[str, Any]]:
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(tqdm(pool.map(lambda r: rescore_one(catalog, r), records), total=len(records),
+                            desc="rescore", unit="task", disable=not progress))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w") as fh:
+        for rec in results:
+            fh.write(json.dumps(rec, default=str) + "\n")
+    return results

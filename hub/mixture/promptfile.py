@@ -1,0 +1,51 @@
+"""Prompt files for training: labels from the mixture sampler, prompts from the environments."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from tqdm import tqdm
+
+from ..core.errors import UserError
+from ..config.yamlfile import atomic_write
+from .sampler import MixtureSampler
+
+
+def sampler_for(catalog, seed: int, select: str | None = None) -> MixtureSampler:
+    s = catalog.registry.data.sampling
+    return MixtureSampler(catalog.select(select), seed=seed, temperature=s.temperature, domain_caps=s.domain_caps)
+
+
+def prompts(catalog, labels: list[str]) -> Iterator[dict[str, Any]]:
+    """OpenRLHF prompt records: {"input": prompt, "label": label}. Answers never appear here."""
+    for label in labels:
+        yield {"input": catalog.task(label).prompt, "label": label}
+
+
+def write_prompts(catalog, n: int, seed: int, out: Path, select: str | None = None,
+                  state_out: str | None = None, resume: str | None = None) -> dict[str, Any]:
+    if n <= 0:
+        raise UserError(f"--n must be a positive number of prompts, got {n}")
+    sampler = sampler_for(catalog, seed, select)
+    if resume:
+        try:
+            sampler.restore(json.loads(Path(resume).read_text()))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UserError(f"--resume {resume}: cannot read sampler state: {exc}") from None
+    start = time.perf_counter()
+    labels = sampler.sample(n)
+
+    def write(fh) -> None:
+        for record in tqdm(prompts(catalog, labels), total=n, desc="sampling", unit="prompt",
+                           disable=None, leave=False):
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    atomic_write(out, write)
+    if state_out:
+        atomic_write(Path(state_out), lambda fh: fh.write(sampler.dumps_state()))
+    elapsed = time.perf_counter() - start
+    return {"n": n, "out": str(out), "seed": seed, "envs": len(sampler.ids),
+            "prompts_per_s": n / elapsed if elapsed > 0 else float("inf")}

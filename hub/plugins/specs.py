@@ -1,0 +1,58 @@
+"""What plugins register: environment and verifier specifications (cheap, lazy)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.env import Environment
+from ..core.verifier import Verifier
+
+ENV_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*/[a-z0-9][a-z0-9_.-]*-v[0-9]+$")
+
+
+def check_env_id(env_id: str) -> None:
+    if not isinstance(env_id, str) or not ENV_ID.match(env_id):
+        raise ValueError(
+            f"bad environment id {env_id!r}: expected 'namespace/name-vN' "
+            "(lower case, e.g. 'cad/flange-v1')"
+        )
+
+
+@dataclass
+class EnvSpec:
+    id: str
+    factory: Callable[[str], Environment]
+    verifier: str
+    verifier_config: dict[str, Any] = field(default_factory=dict)
+    profile: str = "default"
+    domain: str = ""
+    tags: tuple[str, ...] = ()
+    description: str = ""
+    max_turns: int = 1
+    distribution: str = "rlhub"
+    version: str = "0"
+    _env: Environment | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        check_env_id(self.id)
+        if not self.domain:
+            self.domain = self.id.split("/", 1)[0]
+        self.tags = tuple(self.tags)
+
+    def make(self) -> Environment:
+        if self._env is None:
+            env = self.factory(self.id)
+            if not isinstance(env, Environment):
+                raise TypeError(f"factory of {self.id} returned {type(env).__name__}, not an Environment")
+            self._env = env
+        return self._env
+
+
+@dataclass
+class VerifierSpec:
+    name: str
+    cls: type[Verifier]
+    distribution: str = "rlhub"
+    version: str = "0"
