@@ -22,18 +22,12 @@ from ..sandbox.profile import DEFAULT_PROFILES, Profile
 from .specs import EnvSpec, VerifierSpec
 from ..core.verifier import Verifier
 
-BUILTIN_PLUGINS = ("hub.plugins.builtin.arith", "hub.plugins.builtin.exact")
+# The core's own plugins: the examples, and the CLI's verbs (in the order `rlhub --help` lists them).
+BUILTIN_PLUGINS = (
+    "hub.plugins.builtin.arith", "hub.plugins.builtin.exact",
+    *(f"hub.cli.commands.{verb}" for verb in ("browse", "sample", "grade", "check", "serve", "train", "evaluate", "publish")),
+)
 CORE_DIST = "rlhub"
-
-
-def _builtin_modules() -> list[str]:
-    """The core's own plugins: the examples, plus every CLI command module in hub/commands/."""
-    import pkgutil
-
-    from ..cli import commands
-
-    found = [f"hub.cli.commands.{m.name}" for m in pkgutil.iter_modules(commands.__path__)]
-    return [*BUILTIN_PLUGINS, *sorted(found)]
 
 
 def _core_version() -> str:
@@ -81,7 +75,7 @@ def _entry_point_plugins() -> list[tuple[str, str, str, Callable[[], Any]]]:
 def _builtin_plugins() -> list[tuple[str, str, str, Callable[[], Any]]]:
     return [
         (mod.rsplit(".", 1)[-1], CORE_DIST, _core_version(), lambda mod=mod: importlib.import_module(mod))
-        for mod in _builtin_modules()
+        for mod in BUILTIN_PLUGINS
     ]
 
 

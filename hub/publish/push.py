@@ -58,7 +58,7 @@ class PluginDir:
 def build_release(plugin: PluginDir, out: Path, sample_size: int = 32, run_checks: bool = True) -> dict:
     """Fill `out` with the release files; returns the manifest (with its digest under 'digest')."""
     from ..config.catalog import Catalog
-    from ..checks.library import run_checks as checks
+    from ..checks.runner import run_checks as checks
     from ..mixture.promptfile import prompts, sampler_for
     from .card import write_card
 

@@ -10,10 +10,11 @@ import os
 from pathlib import Path
 
 from ...plugins.hookspecs import hookimpl
+from ..common import add_select, selected
 
 
 def _table(rows, extra_cols=()) -> str:
-    from ..main import table
+    from ..common import table
 
     header = ["ENV", "N", "REWARD", "PASS", "ERRORS", "TURNS", *[c.upper() for c in extra_cols]]
     body = [[r["env"], r["n"], f"{r['reward']:.3f}", f"{r['pass_rate']:.1%}", r["errors"], f"{r['turns']:.2f}",
@@ -22,11 +23,11 @@ def _table(rows, extra_cols=()) -> str:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from ..main import catalog
+    from ..common import catalog
     from ...evaluation.run import load_labels, run_eval, summarize
 
     cat = catalog(args)
-    labels = load_labels(cat, args.prompts, args.n, args.seed, args.glob)
+    labels = load_labels(cat, args.prompts, args.n, args.seed, selected(args))
     records = asyncio.run(run_eval(cat, labels, args.base_url, args.model, Path(args.out), concurrency=args.concurrency,
                                    max_tokens=args.max_tokens, temperature=args.temperature,
                                    api_key=args.api_key or os.environ.get("OPENAI_API_KEY", "EMPTY"),
@@ -40,7 +41,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_rescore(args: argparse.Namespace) -> int:
-    from ..main import catalog
+    from ..common import catalog
     from ...evaluation.run import read_trajectories, rescore, summarize
 
     cat = catalog(args)
@@ -66,7 +67,7 @@ def cmd_rescore(args: argparse.Namespace) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..main import common
+    from ..common import common
 
     p = common(subparsers.add_parser(
         "eval", help="evaluate a model on the registry through an OpenAI-compatible endpoint",
@@ -76,9 +77,9 @@ def rlhub_register_commands(subparsers):
     p.add_argument("--base-url", required=True, help="e.g. http://localhost:8000/v1")
     p.add_argument("--model", required=True, help="the model name the endpoint serves")
     p.add_argument("--api-key", help="default: $OPENAI_API_KEY, else 'EMPTY'")
-    p.add_argument("--n", type=int, default=100, help="tasks to evaluate (default 100; with --prompts: at most this many, 0 = all)")
+    p.add_argument("-n", "--n", type=int, default=100, help="tasks to evaluate (default 100; with --prompts: at most this many, 0 = all)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--select", dest="glob", metavar="GLOB", help="only environments matching GLOB")
+    add_select(p)
     p.add_argument("--prompts", metavar="FILE.jsonl", help="evaluate these labels (e.g. a run's eval.jsonl) instead of sampling")
     p.add_argument("--concurrency", type=int, default=16, help="episodes in flight (default 16)")
     p.add_argument("--max-tokens", type=int, default=1024)

@@ -65,7 +65,7 @@ def cmd_prefetch(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from ..main import table
+    from ..common import table
     from ...publish.search import card, search
 
     if args.show:
@@ -83,7 +83,7 @@ def cmd_search(args) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..main import common
+    from ..common import common
 
     p = common(subparsers.add_parser(
         "push", help="check, build and publish a plugin to a Hub dataset repository",

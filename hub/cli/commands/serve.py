@@ -37,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..main import common
+    from ..common import common
 
     p = common(subparsers.add_parser("serve", help="serve rewards over HTTP (OpenRLHF remote reward protocol)",
                                      description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))

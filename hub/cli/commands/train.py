@@ -50,7 +50,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..main import common
+    from ..common import common
 
     p = common(subparsers.add_parser(
         "train", help="train on the registry with OpenRLHF, from one run file",
