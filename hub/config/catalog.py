@@ -16,8 +16,9 @@ from pydantic import ValidationError
 
 from . import registry as registry_mod
 from .datasets import DatasetEnvironment
+from .yamlfile import one_line
 from ..core.env import Environment, Episode
-from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError, validation_problems
+from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError
 from ..plugins.manager import PluginSet, installed
 from .registry import EnvEntry, Registry
 from ..sandbox.profile import Profile
@@ -120,7 +121,7 @@ class Catalog:
         try:
             return known[base_name].merged(name=name, **fields)
         except ValidationError as exc:
-            raise RegistryError(f"{where}: profiles.{name}: {validation_problems(exc)}") from None
+            raise RegistryError(f"{where}: profiles.{name}: {one_line(exc)}") from None
 
     def _select(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
         if entry.dataset is not None:
@@ -197,7 +198,7 @@ class Catalog:
         try:
             config = vspec.cls.Config.model_validate({**base, **entry.verifier_config})
         except ValidationError as exc:
-            problems = validation_problems(exc, "(config)")
+            problems = one_line(exc)
             raise RegistryError(
                 f"{self.registry.where('environments', i, 'verifier_config')}: environments[{i}].verifier_config "
                 f"for {vname!r}: {problems}"

@@ -30,11 +30,11 @@ import os
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.errors import RegistryError
 from ..plugins.specs import ENV_ID
+from .yamlfile import YamlDoc, load_yaml, parse_yaml
 
 
 class _Strict(BaseModel):
@@ -132,14 +132,14 @@ class RegistryFile(_Strict):
 class Registry:
     """A parsed registry file and where it came from (for error messages)."""
 
-    def __init__(self, data: RegistryFile, path: Path, node: yaml.Node | None) -> None:
+    def __init__(self, data: RegistryFile, doc: YamlDoc) -> None:
         self.data = data
-        self.path = path
-        self._node = node
+        self.doc = doc
+        self.path = doc.path
 
     def where(self, *loc: Any) -> str:
         """'file:line' of the YAML node at `loc` (e.g. ('environments', 3, 'weight'))."""
-        return f"{self.path}:{_line_of(self._node, loc)}"
+        return self.doc.where(*loc)
 
     def resolve_path(self, p: str) -> Path:
         """Paths in a registry are relative to the registry file, not to the working directory."""
@@ -155,63 +155,10 @@ def default_path() -> Path:
 
 
 def load(path: str | os.PathLike | None = None) -> Registry:
-    path = Path(path) if path is not None else default_path()
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise RegistryError(f"{path}: no such registry file") from None
-    except OSError as exc:
-        raise RegistryError(f"{path}: cannot read registry: {exc.strerror}") from None
-    return parse(text, path)
+    doc = load_yaml(path if path is not None else default_path(), "registry file", RegistryError)
+    return Registry(doc.validate(RegistryFile), doc)
 
 
 def parse(text: str, path: Path) -> Registry:
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise RegistryError(f"{path}{line}: not valid YAML: {problem}") from None
-    if not isinstance(raw, dict):
-        raise RegistryError(f"{path}:1: expected a mapping with an 'environments' list, got {type(raw).__name__}")
-    try:
-        data = RegistryFile.model_validate(raw)
-    except ValidationError as exc:
-        raise RegistryError(_format_errors(exc, path, node)) from None
-    return Registry(data, path, node)
-
-
-def _format_errors(exc: ValidationError, path: Path, node: yaml.Node | None) -> str:
-    lines = []
-    for err in exc.errors():
-        loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
-        field = ".".join(str(x) for x in loc) or "(top level)"
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field"
-        elif err["type"] == "missing":
-            msg = "required field is missing"
-        got = err.get("input")
-        shown = "" if err["type"] in ("missing", "extra_forbidden") or isinstance(got, (dict, list)) else f" (got {got!r})"
-        lines.append(f"{path}:{_line_of(node, loc)}: {field}: {msg}{shown}")
-    return "\n".join(lines)
-
-
-def _line_of(node: yaml.Node | None, loc: tuple) -> int:
-    """Follow a pydantic error location into the composed YAML tree; the deepest node found wins."""
-    line = node.start_mark.line + 1 if node is not None else 1
-    for key in loc:
-        if isinstance(node, yaml.MappingNode):
-            match = next((v for k, v in node.value if k.value == str(key)), None)
-            if match is None:
-                key_node = next((k for k, _ in node.value if k.value == str(key)), None)
-                return key_node.start_mark.line + 1 if key_node is not None else line
-            node = match
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-        else:
-            break
-        line = node.start_mark.line + 1
-    return line
+    doc = parse_yaml(text, path, "registry file", RegistryError)
+    return Registry(doc.validate(RegistryFile), doc)

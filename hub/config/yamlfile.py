@@ -1,47 +1,110 @@
-"""Small file helpers."""
+"""Every YAML file rlhub reads (registry, run files, serve configs) is loaded and validated here,
+so each error names the file, the line and the field, and says what was expected.
+
+    doc = load_yaml(path, "run file")                   # UserError for a missing file or bad YAML
+    run = doc.validate(RunConfig)                       # UserError: "run.yaml:7: mixture.seed: ..."
+    doc.where("environments", 3, "weight")              # "registry.yaml:12"
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import Any, TypeVar
 
 import yaml
+from pydantic import BaseModel, ValidationError
 
 from ..core.errors import UserError
 
+Model = TypeVar("Model", bound=BaseModel)
 
-def atomic_write(path: str | os.PathLike, write: Callable[[IO[Any]], None], mode: str = "w") -> None:
-    """Write to a temporary file beside `path`, then rename: a failure never leaves half a file."""
+
+@dataclass
+class YamlDoc:
+    """A YAML mapping and the node tree it came from (for line numbers)."""
+
+    path: Path
+    data: dict[str, Any]
+    node: yaml.Node | None
+    what: str
+    error: type[UserError] = UserError
+
+    def where(self, *loc: Any) -> str:
+        """'file:line' of the YAML node at `loc` (e.g. ('environments', 3, 'weight'))."""
+        return f"{self.path}:{line_of(self.node, loc)}"
+
+    def validate(self, model: type[Model], data: Any = None, at: tuple = ()) -> Model:
+        """`data` (default: the whole file) as `model`; every problem on its own line."""
+        try:
+            return model.model_validate(self.data if data is None else data)
+        except ValidationError as exc:
+            raise self.error("\n".join(f"{self.where(*loc)}: {text}" for loc, text in problems(exc, at))) from None
+
+
+def parse_yaml(text: str, path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> YamlDoc:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, mode) as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def load_yaml_mapping(path: str | os.PathLike, what: str) -> dict[str, Any]:
-    """A YAML file holding a mapping (an empty file is an empty one). Every way it can be wrong is
-    one UserError that names the file (and the line, for bad YAML). `what`: e.g. "run file"."""
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such {what}") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the {what}: {exc.strerror}") from None
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
-        raise UserError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        raise error(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
     if data is None:
-        return {}
+        data = {}
     if not isinstance(data, dict):
-        raise UserError(f"{path}: expected a mapping (the {what}), got {type(data).__name__}")
-    return data
+        raise error(f"{path}:1: expected a mapping (the {what}), got {type(data).__name__}")
+    return YamlDoc(path, data, node, what, error)
+
+
+def load_yaml(path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> YamlDoc:
+    """A YAML file holding a mapping (an empty file is an empty one). `what`: e.g. "run file"."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, expected a {what}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what}: {exc.strerror}") from None
+    return parse_yaml(text, path, what, error)
+
+
+def problems(exc: ValidationError, at: tuple = ()) -> list[tuple[tuple, str]]:
+    """A pydantic error as (location, 'field.path: message (got value)') pairs; `at` is where in
+    the file the validated data sits."""
+    out = []
+    for err in exc.errors():
+        loc = at + tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
+        field = ".".join(map(str, loc)) or "(top level)"
+        msg = {"extra_forbidden": "unknown field", "missing": "required field is missing"}.get(err["type"], err["msg"])
+        got = err.get("input")
+        shown = "" if err["type"] in ("missing", "extra_forbidden") or isinstance(got, (dict, list)) else f" (got {got!r})"
+        out.append((loc, f"{field}: {msg}{shown}"))
+    return out
+
+
+def one_line(exc: ValidationError) -> str:
+    """A pydantic error as one line, for values that did not come from a file (a CLI flag)."""
+    return "; ".join(text for _, text in problems(exc))
+
+
+def line_of(node: yaml.Node | None, loc: tuple) -> int:
+    """Follow an error location into the composed YAML tree; the deepest node found wins."""
+    line = node.start_mark.line + 1 if node is not None else 1
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next((v for k, v in node.value if k.value == str(key)), None)
+            if match is None:
+                key_node = next((k for k, _ in node.value if k.value == str(key)), None)
+                return key_node.start_mark.line + 1 if key_node is not None else line
+            node = match
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            break
+        line = node.start_mark.line + 1
+    return line

@@ -31,14 +31,3 @@ class VerifierError(Exception):
 
     Distinct from a low reward: the model is not to be charged for it.
     """
-
-
-def validation_problems(exc, empty: str = "(top level)") -> str:
-    """A pydantic ValidationError as one line: `field.path: message (got value); ...`."""
-    parts = []
-    for e in exc.errors():
-        field = ".".join(map(str, e["loc"])) or empty
-        got = e.get("input")
-        shown = "" if e["type"] in ("missing", "extra_forbidden") or isinstance(got, (dict, list)) else f" (got {got!r})"
-        parts.append(f"{field}: {e['msg']}{shown}")
-    return "; ".join(parts)

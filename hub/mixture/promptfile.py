@@ -10,7 +10,7 @@ from typing import Any, Iterator
 from tqdm import tqdm
 
 from ..core.errors import UserError
-from ..config.yamlfile import atomic_write
+from ..core.files import atomic_write
 from .sampler import MixtureSampler
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import UserError
-from ..config.yamlfile import atomic_write
+from ..core.files import atomic_write
 from . import manifest
 
 _SPEC = re.compile(r"^(?:hf://)?(?P<repo>[\w.-]+/[\w.-]+)(?:@(?P<version>[\w.+-]+))?(?:#sha256=(?P<sha>[0-9a-f]{64}))?$")

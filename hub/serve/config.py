@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..core.errors import UserError, validation_problems
-from ..config.yamlfile import load_yaml_mapping
+from ..config.yamlfile import load_yaml, one_line
+from ..core.errors import UserError
 
 
 class ServeConfig(BaseModel):
@@ -60,12 +60,12 @@ class ServeConfig(BaseModel):
 
     @classmethod
     def build(cls, file: str | None = None, **overrides) -> "ServeConfig":
-        data: dict = {}
-        if file:
-            loaded = load_yaml_mapping(file, "serve config")
-            data.update(loaded.get("serve", loaded))
-        data.update({k: v for k, v in overrides.items() if v is not None})
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise UserError(f"serve config{f' {file}' if file else ''}: {validation_problems(exc, '(config)')}") from None
+        flags = {k: v for k, v in overrides.items() if v is not None}
+        if not file:
+            try:
+                return cls.model_validate(flags)
+            except ValidationError as exc:
+                raise UserError(f"serve options: {one_line(exc)}") from None
+        doc = load_yaml(file, "serve config")
+        at = ("serve",) if isinstance(doc.data.get("serve"), dict) else ()
+        return doc.validate(cls, {**(doc.data["serve"] if at else doc.data), **flags}, at=at)

@@ -69,7 +69,7 @@ def test_multi_turn_mixture_gets_the_agent_file_and_reinforce_preset(tmp_path, c
 @pytest.mark.parametrize("overrides, message", [
     ({"openrlhf": {"rollout.n_samples_per_prompt": 1}}, "OpenRLHF's checks reject the command: group_norm requires"),
     ({"openrlhf": {"remote_rm_url": "x"}}, "unrecognized arguments: --remote_rm_url"),
-    ({"algorithm": {"presett": "grpo"}}, "algorithm.presett: Extra inputs are not permitted"),
+    ({"algorithm": {"presett": "grpo"}}, "run.yaml:2: algorithm.presett: unknown field"),
     ({"algorithm": {"preset": "ppo"}}, "algorithm.preset: Input should be 'grpo' or 'reinforce_baseline'"),
     ({"rewards": "file", "mixture": {"select": "arith/guess-v1", "train_prompts": 5, "eval_prompts": 0}},
      "multi-turn environments (arith/guess-v1"),
@@ -86,4 +86,4 @@ def test_missing_model_names_file_and_field(tmp_path, capsys):
     path = tmp_path / "run.yaml"
     path.write_text("name: x\n")
     rc, err = dry_run(path, capsys)
-    assert rc == 2 and f"{path}: model: Field required" in err
+    assert rc == 2 and f"{path}:1: model: required field is missing" in err

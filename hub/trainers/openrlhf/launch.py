@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ...core.errors import UserError, validation_problems
-from ...config.yamlfile import load_yaml_mapping
+from ...config.yamlfile import load_yaml
+from ...core.errors import UserError
 
 # Algorithm presets: advantage estimator and KL handling as OpenRLHF's own example scripts use them.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -79,12 +79,8 @@ class RunConfig(_Strict):
 
 
 def load_run(path: str | Path) -> tuple[RunConfig, Path]:
-    path = Path(path)
-    data = load_yaml_mapping(path, "run file")
-    try:
-        return RunConfig.model_validate(data), path.resolve().parent
-    except ValidationError as exc:
-        raise UserError(f"{path}: {validation_problems(exc, '(file)')}") from None
+    doc = load_yaml(path, "run file")
+    return doc.validate(RunConfig), doc.path.resolve().parent
 
 
 def flags(mapping: dict[str, Any]) -> list[str]:
