@@ -22,7 +22,7 @@ from hub.config.catalog import Catalog
 from hub.plugins.manager import collect
 from hub.config.registry import load as load_registry
 from hub.mixture.sampler import MixtureSampler
-from hub.mixture.promptfile import prompts
+from hub.mixture.records import prompt_records
 
 
 class Synthetic(Environment):
@@ -77,7 +77,7 @@ def main() -> None:
         n = 100_000
         label_s = median_time(lambda: MixtureSampler(envs, seed=1).sample(n), args.repeat)
         labels = MixtureSampler(envs, seed=1).sample(2000)
-        prompt_s = median_time(lambda: list(prompts(cat, labels)), args.repeat)
+        prompt_s = median_time(lambda: list(prompt_records(cat, labels)), args.repeat)
         print("sampling:")
         print(f"  labels only                       {n / label_s:12,.0f} labels/s")
         print(f"  labels + prompts (make_task)      {len(labels) / prompt_s:12,.0f} prompts/s")

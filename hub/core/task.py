@@ -32,8 +32,13 @@ class Label:
         return self.seed if self.seed is not None else self.row  # type: ignore[return-value]
 
     def to_json(self) -> str:
-        key = "seed" if self.seed is not None else "row"
-        return json.dumps({"env": self.env, key: self.index}, separators=(", ", ": "))
+        return f"{self.json_prefix(self.env, 'seed' if self.seed is not None else 'row')}{self.index}}}"
+
+    @staticmethod
+    def json_prefix(env: str, key: str) -> str:
+        """The label's JSON text up to its index: `{"env": "cad/flange-v1", "seed": `. The one
+        serialiser (the sampler appends millions of indices to a prefix it builds once)."""
+        return f'{{"env": {json.dumps(env)}, "{key}": '
 
     @classmethod
     def parse(cls, text: str | dict) -> "Label":

@@ -5,24 +5,19 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from tqdm import tqdm
 
 from ..core.errors import UserError
 from ..core.files import atomic_write
+from .records import prompt_records
 from .sampler import MixtureSampler
 
 
 def sampler_for(catalog, seed: int, select: str | None = None) -> MixtureSampler:
     s = catalog.registry.data.sampling
     return MixtureSampler(catalog.select(select), seed=seed, temperature=s.temperature, domain_caps=s.domain_caps)
-
-
-def prompts(catalog, labels: list[str]) -> Iterator[dict[str, Any]]:
-    """OpenRLHF prompt records: {"input": prompt, "label": label}. Answers never appear here."""
-    for label in labels:
-        yield {"input": catalog.task(label).prompt, "label": label}
 
 
 def write_prompts(catalog, n: int, seed: int, out: Path, select: str | None = None,
@@ -39,7 +34,7 @@ def write_prompts(catalog, n: int, seed: int, out: Path, select: str | None = No
     labels = sampler.sample(n)
 
     def write(fh) -> None:
-        for record in tqdm(prompts(catalog, labels), total=n, desc="sampling", unit="prompt",
+        for record in tqdm(prompt_records(catalog, labels), total=n, desc="sampling", unit="prompt",
                            disable=None, leave=False):
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
 

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..core.errors import UserError
+from ..core.task import Label
 
 _UNBOUNDED = 2**31 - 1  # seeds for generated environments are drawn from [0, 2**31 - 1)
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -83,8 +84,7 @@ class MixtureSampler:
         self.probs = np.array([probs[i] for i in self.ids])
         self.highs = np.array([e.num_tasks or _UNBOUNDED for e in envs], dtype=np.int64)
         keys = ["row" if e.label(0).row is not None else "seed" for e in envs]
-        # Label JSON prefixes, built once: ids are validated (no characters that need escaping).
-        self._prefix = [f'{{"env": "{i}", "{k}": ' for i, k in zip(self.ids, keys)]
+        self._prefix = [Label.json_prefix(i, k) for i, k in zip(self.ids, keys)]
         self._cum = np.cumsum(self.probs)
         self._cum[-1] = 1.0  # guard against rounding: every u < 1 lands somewhere
         if seed < 0:

@@ -1,8 +1,7 @@
 """Prompt datasets for training runs, built from the registry with `datasets`.
 
-Records are OpenRLHF's prompt format (`--data.input_key input --data.label_key label`) plus a
-`datasource` column (the environment id), which OpenRLHF uses to report evaluation metrics per
-data source. The evaluation split is held out: no label in it appears in the training split.
+Records are `records.prompt_record`'s. The evaluation split is held out: no label in it appears
+in the training split.
 """
 
 from __future__ import annotations
@@ -12,15 +11,13 @@ from typing import Any
 
 from ..core.errors import UserError
 from .promptfile import sampler_for
+from .records import prompt_records
 
 FORMATS = ("jsonl", "parquet")
 
 
 def _records(catalog, labels: list[str]) -> list[dict[str, Any]]:
-    out = []
-    for label in labels:
-        task = catalog.task(label)
-        out.append({"input": task.prompt, "label": label, "datasource": task.env_id})
+    out = list(prompt_records(catalog, labels))
     # Parquet needs one type per column: if any prompt is chat messages, make them all messages.
     if any(not isinstance(r["input"], str) for r in out):
         for r in out:

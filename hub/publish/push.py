@@ -59,7 +59,8 @@ def build_release(plugin: PluginDir, out: Path, sample_size: int = 32, run_check
     """Fill `out` with the release files; returns the manifest (with its digest under 'digest')."""
     from ..config.catalog import Catalog
     from ..checks.runner import run_checks as checks
-    from ..mixture.promptfile import prompts, sampler_for
+    from ..mixture.promptfile import sampler_for
+    from ..mixture.records import prompt_records
     from .card import write_card
 
     plugin.check_installed()
@@ -73,7 +74,7 @@ def build_release(plugin: PluginDir, out: Path, sample_size: int = 32, run_check
     if proc.returncode != 0:
         raise UserError(f"building the wheel of {plugin.path} failed:\n{proc.stderr[-2000:]}")
     (out / "registry.yaml").write_text(plugin.registry.read_text())
-    write_sample(cat, list(prompts(cat, sampler_for(cat, seed=0).sample(sample_size))), out / "data" / "sample.parquet")
+    write_sample(cat, list(prompt_records(cat, sampler_for(cat, seed=0).sample(sample_size))), out / "data" / "sample.parquet")
     write_card(out / "README.md", plugin, cat)
     release = manifest.build(out, plugin.distribution, plugin.version)
     (out / MANIFEST).write_text(json.dumps(release, indent=1, sort_keys=True))
@@ -84,9 +85,7 @@ def write_sample(cat, records: list[dict], path: Path) -> None:
     """Prompts and labels only (what a trainer sees), never hidden answers or references."""
     import datasets
 
-    from ..core.task import Label
-
-    rows = [{"env": Label.parse(r["label"]).env, "label": r["label"],
+    rows = [{"env": r["datasource"], "label": r["label"],
              "prompt": r["input"] if isinstance(r["input"], str) else json.dumps(r["input"])}
             for r in records]
     path.parent.mkdir(parents=True, exist_ok=True)

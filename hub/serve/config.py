@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..config.yamlfile import load_yaml, one_line
 from ..core.errors import UserError
+from ..rewards import RewardPolicy
 
 
 class ServeConfig(BaseModel):
@@ -44,6 +45,12 @@ class ServeConfig(BaseModel):
     ray_actor_cpus: float = Field(0.0, ge=0)
 
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    def policy(self) -> RewardPolicy:
+        """The substitute rewards every backend and the service apply (the reward file's too)."""
+        return RewardPolicy(deadline_s=self.deadline_s, timeout_reward=self.timeout_reward,
+                            no_verdict_reward=self.no_verdict_reward, bad_label_reward=self.bad_label_reward,
+                            max_workers=self.workers)
 
     @model_validator(mode="after")
     def _check(self) -> "ServeConfig":

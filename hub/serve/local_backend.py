@@ -12,21 +12,24 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..core.task import Label
+from ..rewards import RewardPolicy
 from .work import Outcome, WorkItem, verify_one
 
 
 class LocalBackend:
     name = "local"
 
-    def __init__(self, catalog: Any, workers: int) -> None:
+    def __init__(self, catalog: Any, workers: int, policy: RewardPolicy) -> None:
         self.catalog = catalog
+        self.policy = policy
         self.pool = ThreadPoolExecutor(max_workers=2 * workers + 4, thread_name_prefix="rlhub-verify")
 
     async def start(self) -> None:
         return None
 
-    def _verify(self, label: str, response: str) -> Outcome:
-        return verify_one(self.catalog, label, response, worker=threading.current_thread().name)
+    def _verify(self, label: Label, response: str) -> Outcome:
+        return verify_one(self.catalog, label, response, self.policy, worker=threading.current_thread().name)
 
     async def run(self, item: WorkItem) -> Outcome:
         return await asyncio.get_running_loop().run_in_executor(self.pool, self._verify, item.label, item.response)

@@ -4,7 +4,7 @@ Request:  {"query": [str...], "prompts": [str...], "labels": [str|object...]}
           ("queries" is accepted for "query"; "prompts" may be omitted: the query is the response)
 Response: {"rewards": [float...], "scores": [float...], "extra_logs": {"rlhub/<flag>": [float...]},
            "request_id": str, "errors": [str|null...]}
-The flags are those of `hub.rewards.score_batch`, so both reward paths log the same keys.
+The flags are those of `hub.rewards.reply`, so both reward paths log the same keys.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..rewards.path import Outcome, reply
+from ..rewards import Outcome, log_key, reply
 
 
 class BadRequest(ValueError):
@@ -68,5 +68,5 @@ def parse_body(raw: bytes) -> RewardBatch:
 
 def response_body(outcomes: list[Outcome], request_id: str) -> dict[str, Any]:
     body = reply(outcomes)
-    body["extra_logs"]["rlhub/retried"] = [float(o.attempts > 1) for o in outcomes]
+    body["extra_logs"][log_key("retried")] = [float(o.attempts > 1) for o in outcomes]
     return {**body, "request_id": request_id, "errors": [o.error for o in outcomes]}

@@ -22,6 +22,8 @@ from collections import Counter
 from typing import Any
 
 from . import logs
+from ..core.task import Label
+from ..rewards import RewardPolicy
 from .config import ServeConfig
 from .work import Outcome, WorkerLost, WorkItem, load_catalog, verify_one
 
@@ -29,10 +31,11 @@ from .work import Outcome, WorkerLost, WorkItem, load_catalog, verify_one
 class VerifierWorker:
     """The body of one Ray actor (wrapped with `ray.remote` by the backend)."""
 
-    def __init__(self, registry: str | None, plugins: list[str], kind: str, log_level: str) -> None:
+    def __init__(self, registry: str | None, plugins: list[str], kind: str, log_level: str, policy: RewardPolicy) -> None:
         import ray
 
         logs.setup(log_level)
+        self.policy = policy
         self.catalog = load_catalog(registry, plugins)
         self.kind = kind
         self.node = ray.get_runtime_context().get_node_id()
@@ -41,8 +44,8 @@ class VerifierWorker:
     def where(self) -> dict:
         return {"node": self.node, "pid": os.getpid(), "kind": self.kind}
 
-    def verify(self, label: str, response: str, request_id: str) -> dict:
-        outcome = verify_one(self.catalog, label, response, worker=self.name)
+    def verify(self, label: Label, response: str, request_id: str) -> dict:
+        outcome = verify_one(self.catalog, label, response, self.policy, worker=self.name)
         logs.event("sample.verified", logging.DEBUG, request_id=request_id, kind=outcome.kind, worker=self.name,
                    verify_s=round(outcome.verify_s, 4))
         return {**outcome.to_dict(), "node": self.node}
@@ -83,7 +86,7 @@ class RayBackend:
                         num_cpus=self.config.ray_actor_cpus, max_concurrency=self.config.ray_actor_concurrency,
                         max_restarts=-1, max_task_retries=0,
                         scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False),
-                    ).remote(self.config.registry, self.config.plugins, kind, self.config.log_level)
+                    ).remote(self.config.registry, self.config.plugins, kind, self.config.log_level, self.config.policy())
                     pool.append(_Actor(handle, kind, node))
         everyone = [a for pool in self.pools.values() for a in pool]
         placed = await asyncio.wait_for(asyncio.gather(*[a.handle.where.remote() for a in everyone]), timeout=300)
@@ -107,7 +110,7 @@ class RayBackend:
         try:
             result = await actor.handle.verify.remote(item.label, item.response, item.request_id)
         except RayTaskError as exc:  # verify_one does not raise: this is a bug, reported as no verdict
-            return Outcome("no_verdict", 0.0, error=f"internal error in Ray actor: {exc}")
+            return Outcome.failed("no_verdict", f"internal error in Ray actor: {exc}", self.config.policy())
         except RayError as exc:  # actor died, node lost, worker crashed, object lost...
             actor.lost += 1
             item.extra["avoid"].add(id(actor))

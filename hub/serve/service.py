@@ -14,8 +14,7 @@ import logging
 from typing import Any
 
 from ..core.errors import UserError
-from ..rewards.path import cut_response
-from ..core.task import Label
+from ..rewards import FLAGS, cut_response, parse_label
 from . import logs
 from .config import ServeConfig
 from .estimates import DurationEstimates
@@ -30,6 +29,7 @@ MAX_WORKER_LOST = 8  # re-runs of one sample after losing its worker (process or
 class RewardService:
     def __init__(self, config: ServeConfig, catalog: Any = None, backend: Any = None) -> None:
         self.config = config
+        self.policy = config.policy()
         self.catalog = catalog if catalog is not None else load_catalog(config.registry, config.plugins)
         self.estimates = DurationEstimates(prior_s=config.prior_s, path=config.estimates_file)
         self.metrics = ServeMetrics()
@@ -51,7 +51,7 @@ class RewardService:
             return RayBackend(self.config, self.catalog)
         from .local_backend import LocalBackend
 
-        return LocalBackend(self.catalog, self.config.workers)
+        return LocalBackend(self.catalog, self.config.workers, self.policy)
 
     # -- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -89,15 +89,18 @@ class RewardService:
         outcomes: list[Outcome | None] = [None] * len(batch)
         items = []
         for i, raw_label in enumerate(batch.labels):
+            label = parse_label(raw_label, self.policy)
+            if isinstance(label, Outcome):
+                outcomes[i] = label
+                continue
             try:
-                label = Label.parse(raw_label)
                 renv = self.catalog.get(label.env)
             except UserError as exc:
-                outcomes[i] = Outcome("bad_label", self.config.bad_label_reward, error=str(exc))
+                outcomes[i] = Outcome.failed("bad_label", str(exc), self.policy)
                 continue
             verifier = renv.identity.name
             items.append(WorkItem(
-                request_id=request_id, index=i, env=label.env, verifier=verifier, label=label.to_json(),
+                request_id=request_id, index=i, env=label.env, verifier=verifier, label=label,
                 response=cut_response(batch.queries[i], batch.prompts[i] or ""),
                 estimate_s=self.estimates.estimate(label.env, verifier), deadline=deadline,
                 future=loop.create_future()))
@@ -138,9 +141,8 @@ class RewardService:
                 self.scheduler.cancel(it)
                 it.future.cancel()
                 timed_out += 1
-                outcomes[it.index] = Outcome("timeout", self.config.timeout_reward,
-                                             error=f"not verified within the {self.config.deadline_s:g}s deadline",
-                                             attempts=max(1, it.attempts))
+                outcomes[it.index] = Outcome.failed("timeout", f"not verified within the {self.config.deadline_s:g}s deadline",
+                                                    self.policy, attempts=max(1, it.attempts))
                 self.metrics.timeouts.labels(it.env, it.verifier).inc()
         by_index = {it.index: (it.env, it.verifier) for it in items}
         for i, outcome in enumerate(outcomes):
@@ -150,7 +152,7 @@ class RewardService:
         self.metrics.requests.labels("answered").inc()
         elapsed = loop.time() - start
         self.metrics.request_seconds.observe(elapsed)
-        kinds = {k: sum(o.kind == k for o in outcomes) for k in ("ok", "timeout", "no_verdict", "bad_label")}
+        kinds = {k: sum(o.kind == k for o in outcomes) for k in ("ok", *FLAGS)}
         logs.event("request.answered", logging.WARNING if timed_out else logging.INFO, request_id=request_id,
                    samples=len(batch), seconds=round(elapsed, 4), **kinds)
         return response_body(outcomes, request_id)
@@ -165,8 +167,7 @@ class RewardService:
                     await self._run(item)
             except Exception as exc:  # a bug of ours must not kill the worker or lose the sample
                 logs.event("worker.error", logging.ERROR, request_id=item.request_id, error=repr(exc))
-                self._resolve(item, Outcome("no_verdict", self.config.no_verdict_reward,
-                                            error=f"internal error: {type(exc).__name__}: {exc}"))
+                self._resolve(item, Outcome.failed("no_verdict", f"internal error: {type(exc).__name__}: {exc}", self.policy))
             finally:
                 await self.scheduler.done(item)
                 self._gauges()
@@ -196,7 +197,7 @@ class RewardService:
                 # not the sample's fault: retry elsewhere (backing off while the cluster recovers),
                 # bounded by the deadline and MAX_WORKER_LOST, without using up `retries`
                 self.metrics.worker_lost.labels(item.verifier).inc()
-                outcome = Outcome("no_verdict", 0.0, error=f"worker lost: {exc}")
+                outcome = Outcome.failed("no_verdict", f"worker lost: {exc}", self.policy)
                 lost = item.extra["worker_lost"] = item.extra.get("worker_lost", 0) + 1
                 if lost <= MAX_WORKER_LOST:
                     item.attempts -= 1
@@ -210,10 +211,6 @@ class RewardService:
         if outcome is None:
             return
         outcome.attempts = item.attempts + item.extra.get("worker_lost", 0)
-        if outcome.kind == "no_verdict":
-            outcome.reward = self.config.no_verdict_reward
-        elif outcome.kind == "bad_label":
-            outcome.reward = self.config.bad_label_reward
         self._resolve(item, outcome)
         logs.event("sample.done", logging.DEBUG, request_id=item.request_id, index=item.index, env=item.env,
                    kind=outcome.kind, reward=outcome.reward, verify_s=round(outcome.verify_s, 4), worker=outcome.worker)

@@ -1,6 +1,6 @@
 """One sample's work item, and how backends verify it.
 
-`verify_one` (from hub.rewards.path, shared with the reward file) is what every backend runs, in a
+`verify_one` (from hub.rewards, shared with the reward file) is what every backend runs, in a
 thread here or in a Ray actor elsewhere: it never raises; every failure becomes an outcome of a
 defined kind.
 """
@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import UserError
-from ..rewards.path import Outcome, verify_one  # noqa: F401  (the serve modules' names for them)
+from ..core.task import Label
+from ..rewards import Outcome, verify_one  # noqa: F401  (the serve modules' names for them)
 
 
 class WorkerLost(Exception):
@@ -26,7 +27,7 @@ class WorkItem:
     index: int
     env: str
     verifier: str
-    label: str
+    label: Label
     response: str
     estimate_s: float
     deadline: float  # event-loop time by which the request must be answered

@@ -41,13 +41,13 @@ def test_sample_is_deterministic_and_never_leaks_answers(tmp_path):
         assert run_rlhub("sample", "--n", "40", "--seed", str(seed), "--out", str(out)).returncode == 0
     assert a.read_text() == b.read_text() != c.read_text()
     records = [json.loads(line) for line in a.read_text().splitlines()]
-    assert len(records) == 40 and set(records[0]) == {"input", "label"}
+    assert len(records) == 40 and set(records[0]) == {"input", "label", "datasource"}
     from hub import load
 
     cat = load()
     for r in records:
         task = cat.task(r["label"])
-        assert r["input"] == task.prompt
+        assert r["input"] == task.prompt and r["datasource"] == task.env_id
         assert task.reference not in r["input"].split() or len(task.reference) < 3
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 import requests
 
-from hub.rewards.path import RewardPolicy, score_batch
+from hub.rewards import RewardPolicy, score_batch
 
 from .helpers import batch, label, metric, post, queue_state, reference
 

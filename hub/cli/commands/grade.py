@@ -16,12 +16,7 @@ LABEL_EXAMPLE = '\'{"env": "arith/add-v1", "seed": 3}\''
 def cmd_verify(args: argparse.Namespace) -> int:
     response = read_text_arg(args.response_file, "--response-file")
     verdict = catalog(args).verify(args.label, response)
-    out = {"reward": verdict.reward, "passed": verdict.passed, "details": {**verdict.details, "components": verdict.components}}
-    if verdict.verifier:
-        out["verifier"] = verdict.to_dict()["verifier"]
-    if verdict.error:
-        out["error"] = verdict.error
-    print(json.dumps(out, default=str))  # one verdict as JSON, with or without --json
+    print(json.dumps(verdict.to_dict(), default=str))  # one verdict as JSON, with or without --json
     if verdict.error:
         return EXIT_NO_VERDICT
     return EXIT_OK if verdict.passed else EXIT_FAILED

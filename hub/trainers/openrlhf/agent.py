@@ -18,17 +18,17 @@ from concurrent.futures import ThreadPoolExecutor
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from .reward import catalog, env_float
-from ...rewards.path import cut_response
+from ...rewards import FLAGS, cut_response, log_key
+from .reward import catalog, env_float, policy
 from ..turn_format import TurnFormat
 
 TURN_FORMAT_ENV = "RLHUB_TURN_FORMAT"  # chatml | llama3 | plain | JSON (see hub.trainers.turn_format)
 STEP_TIMEOUT_ENV = "RLHUB_STEP_TIMEOUT_S"  # seconds one environment step may take
 WORKERS_ENV = "RLHUB_AGENT_WORKERS"  # threads for environment calls in this process
 
-# Every step reports the same keys: OpenRLHF turns each into a per-sample tensor and stacks them.
-LOG_KEYS = ("rlhub/passed", "rlhub/timeout", "rlhub/no_verdict", "rlhub/bad_label", "rlhub/turns")
-NO_VERDICT_REWARD = 0.0
+# Every step reports the same keys (the reward file's flags, plus turns): OpenRLHF turns each into
+# a per-sample tensor and stacks them.
+LOG_KEYS = tuple(log_key(k) for k in ("passed", *FLAGS, "turns"))
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -57,6 +57,7 @@ class RlhubAgent(AgentInstanceBase):
         self.problem: str | None = None  # "bad_label": the episode could not be opened
         self.format = TurnFormat.parse(os.environ.get(TURN_FORMAT_ENV) or "chatml")
         self.timeout = env_float(STEP_TIMEOUT_ENV, 120.0)
+        self.policy = policy()
 
     async def reset(self, states: dict, **kwargs) -> dict:
         try:
@@ -71,26 +72,27 @@ class RlhubAgent(AgentInstanceBase):
         self.turns += 1
         action_text = states["action_text"]
         logs = dict.fromkeys(LOG_KEYS, 0.0)
-        logs["rlhub/turns"] = float(self.turns)
+        logs[log_key("turns")] = float(self.turns)
         if self.problem:
-            logs[f"rlhub/{self.problem}"] = 1.0
-            return self._result(NO_VERDICT_REWARD, "", True, logs, states)
+            return self._failed(self.problem, logs, states)
         try:
             result = await _off_loop(self.episode.step, cut_response(action_text, ""), timeout=self.timeout)
         except asyncio.TimeoutError:
-            logs["rlhub/timeout"] = 1.0
-            return self._result(NO_VERDICT_REWARD, "", True, logs, states)
+            return self._failed("timeout", logs, states)
         except Exception:
-            logs["rlhub/no_verdict"] = 1.0
-            return self._result(NO_VERDICT_REWARD, "", True, logs, states)
+            return self._failed("no_verdict", logs, states)
         if not result.done:
             return self._result(0.0, self.format.feedback(action_text, result.observation), False, logs, states)
         verdict = result.verdict
         if verdict is None or verdict.error:
-            logs["rlhub/no_verdict"] = 1.0
-            return self._result(NO_VERDICT_REWARD, "", True, logs, states)
-        logs["rlhub/passed"] = float(verdict.passed)
+            return self._failed("no_verdict", logs, states)
+        logs[log_key("passed")] = float(verdict.passed)
         return self._result(float(verdict.reward), "", True, logs, states)
+
+    def _failed(self, kind: str, logs: dict, states: dict) -> dict:
+        """No verdict: the shared policy's substitute reward, and the kind's flag."""
+        logs[log_key(kind)] = 1.0
+        return self._result(self.policy.substitute(kind), "", True, logs, states)
 
     def _result(self, reward: float, feedback: str, done: bool, logs: dict, states: dict) -> dict:
         if done:

@@ -12,7 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
-from ...rewards.path import RewardPolicy, score_batch
+from ...rewards import RewardPolicy, score_batch
 
 REGISTRY_ENV = "RLHUB_REGISTRY"  # path of the registry.yaml a training run uses
 DEADLINE_ENV = "RLHUB_REWARD_DEADLINE_S"  # seconds one reward call may take (OpenRLHF waits 180 s)

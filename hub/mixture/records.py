@@ -1,0 +1,17 @@
+"""One prompt record per label, the same in `rlhub sample`'s file and `rlhub train`'s datasets:
+OpenRLHF's prompt format (`--data.input_key input --data.label_key label`) plus the environment
+id as `datasource` (OpenRLHF reports evaluation metrics per data source). Answers never appear."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+
+def prompt_record(catalog, label: str) -> dict[str, Any]:
+    task = catalog.task(label)
+    return {"input": task.prompt, "label": label, "datasource": task.env_id}
+
+
+def prompt_records(catalog, labels: Iterable[str]) -> Iterator[dict[str, Any]]:
+    for label in labels:
+        yield prompt_record(catalog, label)

@@ -1,0 +1,60 @@
+"""OpenRLHF's reward contract, shared by the reward-function file and `rlhub serve`.
+
+OpenRLHF sends `queries` (prompt + response, decoded with special tokens), `prompts` and
+`labels`, and expects `{"rewards": [...], "scores": [...], "extra_logs": {...}}` with one number
+per query. It must always get numbers, in time: an exception or a None there fails training
+much later with an unrelated error. So every failure becomes a defined reward plus a flag.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
+from typing import Any, Sequence
+
+from ..core.errors import UserError
+from .outcome import Outcome, parse_label, verify_one
+from .policy import FLAGS, RewardPolicy, log_key
+from .query import cut_response
+
+
+def reply(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """OpenRLHF's reply: one reward per sample, and one flag list per failure kind in extra_logs."""
+    rewards = [o.reward for o in outcomes]
+    extra_logs = {log_key("passed"): [float(o.passed) for o in outcomes]}
+    for flag in FLAGS:
+        extra_logs[log_key(flag)] = [float(o.kind == flag) for o in outcomes]
+    return {"rewards": rewards, "scores": list(rewards), "extra_logs": extra_logs}
+
+
+def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any],
+                policy: RewardPolicy | None = None, pool: ThreadPoolExecutor | None = None) -> dict[str, Any]:
+    """Verify a batch; always returns one reward per query within `policy.deadline_s`."""
+    policy = policy or RewardPolicy()
+    n = len(queries)
+    if len(prompts) != n or len(labels) != n:
+        raise UserError(f"queries, prompts and labels must have the same length, got {n}, {len(prompts)}, {len(labels)}")
+    parsed = [parse_label(raw, policy) for raw in labels]
+
+    def one(i: int) -> Outcome:
+        return verify_one(catalog, parsed[i], cut_response(queries[i], prompts[i] or ""), policy)
+
+    own_pool = pool is None
+    pool = pool or ThreadPoolExecutor(max_workers=max(1, min(policy.max_workers, n)))
+    outcomes: list[Outcome] = []
+    try:
+        futures = {i: pool.submit(one, i) for i, p in enumerate(parsed) if not isinstance(p, Outcome)}
+        end = time.monotonic() + policy.deadline_s
+        for i, label in enumerate(parsed):
+            if isinstance(label, Outcome):
+                outcomes.append(label)
+                continue
+            try:
+                outcomes.append(futures[i].result(timeout=max(0.0, end - time.monotonic())))
+            except FutureTimeout:
+                futures[i].cancel()
+                outcomes.append(Outcome.failed("timeout", f"no verdict within {policy.deadline_s:g} s", policy))
+    finally:
+        if own_pool:
+            pool.shutdown(wait=False, cancel_futures=True)
+    return reply(outcomes)
