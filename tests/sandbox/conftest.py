@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 
 import pytest
 
 from hub.sandbox import Mount, Profile, Sandbox
+from hub.testing.fixtures import require_sandbox
 from hub.testing.hostbait import HostBait
 from hub.sandbox.uids import UID_BASE, UID_COUNT
-
-# CI installs bubblewrap and runs as root: there (CI set) a missing sandbox fails, never skips.
-NEEDS_SANDBOX = pytest.mark.skipif(
-    (shutil.which("bwrap") is None or os.geteuid() != 0) and not os.environ.get("CI"),
-    reason="the sandbox tests need bwrap (Debian package bubblewrap) and root",
-)
 
 # A host directory mounted (read-only) into every test sandbox: hostile code must not change it.
 MOUNTED = tempfile.mkdtemp(prefix="rlhub-sandbox-mounted-")
@@ -33,7 +27,8 @@ TIGHT = Profile(
 
 
 @pytest.fixture(scope="session")
-def sandbox():
+def sandbox(request):
+    require_sandbox(request)  # where bwrap cannot run: fail with the reason (hub.testing's policy)
     sb = Sandbox(pool_size=1)  # one warm worker: the task after a hostile one runs on the same worker
     yield sb
     sb.shutdown()

@@ -7,9 +7,8 @@ import pytest
 
 from hub.testing.hostile import HOSTILE_CASES, PROBE, problems
 
-from .conftest import NEEDS_SANDBOX, TIGHT, assert_host_untouched
+from .conftest import TIGHT, assert_host_untouched
 
-pytestmark = NEEDS_SANDBOX
 WARM = TIGHT.merged(name="tight-warm", preload=("hub.testing.probes",))
 
 

@@ -15,9 +15,8 @@ from hub.sandbox.pool import _key
 from hub.testing.hostile import PROBE, STATE_LEFT_BEHIND
 from hub.sandbox.uids import UID_BASE, UID_COUNT
 
-from .conftest import NEEDS_SANDBOX, TIGHT, sandbox_uid_processes
+from .conftest import TIGHT, sandbox_uid_processes
 
-pytestmark = NEEDS_SANDBOX
 WARM = TIGHT.merged(name="tight-warm", preload=("hub.testing.probes",))
 STATUS = "print(open('/proc/self/status').read())"
 

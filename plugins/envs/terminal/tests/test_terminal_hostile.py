@@ -18,7 +18,7 @@ LABEL = {"env": "terminal/session-word-frequency-v1", "seed": 5}
 
 
 @pytest.fixture(scope="module")
-def tight_catalog(tmp_path_factory, catalog):  # `catalog` skips the module when bwrap is missing
+def tight_catalog(tmp_path_factory, catalog):  # `catalog` fails with the reason where bwrap is missing
     path = tmp_path_factory.mktemp("reg") / "registry.yaml"
     path.write_text(textwrap.dedent("""\
         version: 1
