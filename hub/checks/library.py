@@ -16,6 +16,7 @@ from typing import Callable
 
 from ..core.env import Variant
 from ..core.task import Label, Task
+from .forms import generic_forms
 
 MALFORMED = [
     "\x00\x01\x02 garbage \ufffd",
@@ -129,18 +130,19 @@ def _assert_rejected(cat, label: Label, task: Task, variants: list[Variant], ref
 
 
 def check_right_forms(cat, renv, index: int) -> None:
-    """Every accepted form of a right answer earns what the reference earns."""
+    """Every accepted form of a right answer earns what the reference earns: the environment's
+    own (a number written another way, a list in another order) and the generic ones (the
+    reference after reasoning in <think>, its code block fenced the other ways models fence)."""
     label = renv.label(index)
     task = cat.task(label)
-    forms = list(renv.env.right_answers(task))
-    if not forms:
-        raise CheckSkipped("the environment declares no other forms of a right answer")
+    forms = [("declared by the environment", f) for f in renv.env.right_answers(task)]
+    forms += generic_forms(task.reference)
     ref = _verdict(cat, label, task.reference, task)
     bad = []
-    for form in forms:
+    for what, form in forms:
         v = _verdict(cat, label, form, task)
         if v.reward != ref.reward or v.passed != ref.passed:
-            bad.append(f"{form[:120]!r} earned {v.reward:.4g} passed={v.passed}: {v.details}")
+            bad.append(f"{what}: {form[:120]!r} earned {v.reward:.4g} passed={v.passed}: {str(v.details)[:300]}")
     if bad:
         raise CheckFailed(f"{label.to_json()}: right answers rejected (reference {ref.reward:.4g}): " + "; ".join(bad))
 

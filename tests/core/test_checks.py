@@ -34,14 +34,16 @@ class HashSeeded(Good):
         return super().generate(global_random.Random(hash("salt") + index), index)
 
 from hub import Variant, Verdict, Verifier
+from hub.core.response import read
 
 class Closeness(Verifier):
     """Partial credit for a near number: 1 - |error| / 100; passes only when exact."""
     name = "closeness"
     def verify(self, task, response, ctx):
+
         want = int(task.hidden["answer"])
         try:
-            got = int(response.strip())
+            got = int(read(response).visible.strip())
         except ValueError:
             return Verdict(0.0, False)
         return Verdict(max(0.0, 1 - abs(got - want) / 100), got == want)
@@ -85,14 +87,22 @@ class CacheHidesBug(Verifier):
         want = task.hidden["answer"]
         if os.environ.get("RLHUB_CACHE") == "off":
             want = want[::-1]
-        return Verdict(float(response.strip() == want), response.strip() == want)
+        got = read(response).visible.strip()
+        return Verdict(float(got == want), got == want)
+
+class Naive(Verifier):
+    """Reads the response its own way: reasoning in <think> makes a right answer wrong."""
+    name = "naive"
+    def verify(self, task, response, ctx):
+        ok = response.strip() == task.hidden["answer"]
+        return Verdict(float(ok), ok)
 
 class Drifting(Verifier):
     """Grades right, but a response graded before earns a little less: state leaks between calls."""
     name = "drifting"
     seen = set()
     def verify(self, task, response, ctx):
-        ok = response.strip() == task.hidden["answer"]
+        ok = read(response).visible.strip() == task.hidden["answer"]
         reward = (0.999 if response in self.seen else 1.0) if ok else 0.0
         self.seen.add(response)
         return Verdict(reward, ok)
@@ -103,6 +113,7 @@ def rlhub_register_verifiers(register):
     register(Closeness)
     register(HackEarns)
     register(CacheHidesBug)
+    register(Naive)
 
 @hookimpl
 def rlhub_register_envs(register):
@@ -115,6 +126,7 @@ def rlhub_register_envs(register):
         register(f"bad/{name}-v1", cls, verifier="closeness")
     register("bad/hackable-v1", Graded, verifier="hackable")
     register("bad/cachehidesbug-v1", Good, verifier="cache_hides_bug")
+    register("bad/naive-v1", Good, verifier="naive")
 '''
 
 
@@ -130,8 +142,8 @@ def test_checks_pass_on_a_good_environment_and_catch_each_defect(plugin_dir, tmp
         out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
-    assert results["good"][0] == 0 and results["good"][2]["passed"] == 16, results["good"]
-    assert results["good"][2]["skipped"] == 4  # no right forms and no hacks declared: skipped, named
+    assert results["good"][0] == 0 and results["good"][2]["passed"] == 18, results["good"]
+    assert results["good"][2]["skipped"] == 2  # no hacks declared: skipped, named
     assert results["wrongref"][0] == 1 and "reference_full_reward" in results["wrongref"][1]
     assert results["leaky"][0] == 1 and results["leaky"][1] == {"no_leak"}
     assert results["globalrandom"][0] == 1 and "generation_deterministic" in results["globalrandom"][1]
@@ -150,7 +162,7 @@ def test_pytest_collects_a_registry_file_directly(tmp_path):
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "registry.yaml"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "16 passed, 4 skipped" in out.stdout
+    assert "18 passed, 2 skipped" in out.stdout
 
 
 def test_check_reports_a_bad_registry_as_a_collection_error(tmp_path):
@@ -165,7 +177,7 @@ def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_pa
     make_plugin_dist(plugin_dir, "rlhub-bad", "rlhub_bad", BROKEN)
     (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'bad/*'\n")
     results = {}
-    for name in ("graded", "nonmonotone", "capped", "rightrejected", "hackable"):
+    for name in ("graded", "nonmonotone", "capped", "rightrejected", "hackable", "naive"):
         out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
@@ -176,3 +188,5 @@ def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_pa
     assert results["rightrejected"][1] == {"right_forms_pass"}, results["rightrejected"]
     assert results["hackable"][1] == {"hacks_fail"}, results["hackable"]
     assert "hedge" in str(results["hackable"][2]["failures"])
+    # a verifier that does not read responses through hub.core.response rejects the reasoning form
+    assert results["naive"][1] == {"right_forms_pass"} and "<think>" in str(results["naive"][2]["failures"])

@@ -6,6 +6,7 @@ import re
 from typing import Literal
 
 from ..hookspecs import hookimpl
+from ...core.response import read
 from ...core.task import Task
 from ...core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext
 
@@ -26,6 +27,8 @@ class ExactMatch(Verifier):
     Config = ExactMatchConfig
 
     def extract(self, response: str) -> str | None:
+        """The answer in the response's visible part (reasoning in <think> never counts)."""
+        response = read(response).visible
         mode = self.config.extract
         if mode == "whole":
             return response.strip()

@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from hub.core.response import read
+
 MAX_ACTIONS = 8  # per turn; more are refused, not run
 MAX_FILE_BYTES = 256 * 1024
 MAX_COMMAND_CHARS = 16 * 1024
-SHELLS = {"bash", "sh", "shell", "console"}
 
-_FENCE = re.compile(r"^[ \t]*```[ \t]*([^\n`]*)\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
 _FILE = re.compile(r"(?:^|\s)file=(\"[^\"]*\"|'[^']*'|\S+)")
 _SUBMIT = re.compile(r"^[ \t]*\**SUBMIT\**[ \t]*$", re.M)
 _SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]+$")
@@ -54,17 +54,15 @@ def check_path(path: str) -> str | None:
 
 
 def parse_turn(text: str) -> Turn:
+    """The turn's actions, read with rlhub's one response parser (<think> reasoning never acts)."""
     turn = Turn()
-    outside: list[str] = []
-    pos = 0
-    for m in _FENCE.finditer(text):
-        outside.append(text[pos:m.start()])
-        pos = m.end()
-        info, body = m.group(1).strip(), m.group(2)
-        if body.endswith("\n"):
-            body = body[:-1]
-        target = _FILE.search(info)
-        lang = info.split()[0].lower() if info.split() else ""
+    response = read(text)
+    for block in response.blocks:
+        if not block.closed:
+            turn.notes.append("an unclosed ``` block was ignored (close every block with ``` on its own line)")
+            continue
+        body = block.body[:-1] if block.body.endswith("\n") else block.body
+        target = _FILE.search(block.info)
         if target:
             path = target.group(1).strip("\"'")
             problem = check_path(path)
@@ -74,19 +72,15 @@ def parse_turn(text: str) -> Turn:
                 turn.notes.append(f"not written: {path} is larger than {MAX_FILE_BYTES} bytes")
             else:
                 turn.actions.append(Action("write", body + "\n", path))
-        elif lang in SHELLS:
+        elif block.is_language("bash"):
             if len(body) > MAX_COMMAND_CHARS:
                 turn.notes.append(f"not run: a command block longer than {MAX_COMMAND_CHARS} characters")
             elif body.strip():
                 turn.actions.append(Action("run", body))
         else:
-            turn.notes.append(f"ignored a ```{lang or '(no language)'} block: only ```bash blocks run; "
+            turn.notes.append(f"ignored a ```{block.tag or '(no language)'} block: only ```bash blocks run; "
                               "to write a file put file=PATH after the language, e.g. ```python file=solution.py")
-    outside.append(text[pos:])
-    rest = "".join(outside)
-    if "```" in rest:
-        turn.notes.append("an unclosed ``` block was ignored (close every block with ``` on its own line)")
-    turn.submit = bool(_SUBMIT.search(rest))
+    turn.submit = bool(_SUBMIT.search(response.outside_blocks()))
     if len(turn.actions) > MAX_ACTIONS:
         turn.notes.append(f"only the first {MAX_ACTIONS} actions of a turn are carried out "
                           f"({len(turn.actions) - MAX_ACTIONS} dropped)")

@@ -1,0 +1,183 @@
+"""The one reader of model responses: every verifier and environment sees a response the same way.
+
+    r = read(response_text)
+    r.visible                      # the response without its reasoning (<think>...</think>)
+    r.blocks                       # fenced blocks: ``` or ~~~, any length, indented, info strings
+    r.code("python")               # the code a response submits in that language, or None
+    r.answer()                     # the committed final answer: \\boxed{}, <answer>, "Final answer:"
+
+Reasoning is never the answer: `<think>...</think>` is dropped, an unclosed `<think>` hides the
+rest of the response, and a response that starts inside the reasoning (chat templates that open
+`<think>` in the prompt) is read from its first `</think>` on.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable, Iterable, Literal
+
+# Fence info strings that count as each language; "" is an untagged fence.
+LANGUAGE_TAGS: dict[str, frozenset[str]] = {
+    "python": frozenset({"python", "py", "python3", "py3", "cadquery"}),
+    "bash": frozenset({"bash", "sh", "shell", "zsh", "console"}),
+    "sql": frozenset({"sql", "sqlite", "sqlite3"}),
+    "diff": frozenset({"diff", "patch", "udiff"}),
+}
+CodeMode = Literal["auto", "last_block", "whole"]
+AnswerMode = Literal["boxed", "answer_tag", "final_line"]
+ANSWER_MODES: tuple[AnswerMode, ...] = ("boxed", "answer_tag", "final_line")
+
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
+# An opening fence (``` or ~~~, three or more, optional info string), the body, and a closing
+# fence of the same character at least as long on its own line, or the end of the text (a
+# response cut off by the token limit still has its code).
+_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>(?P<char>[`~])(?P=char){2,})[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)"
+    r"(?:^[ \t]*(?P=fence)(?P=char)*[ \t]*$|(?P<eof>\Z))",
+    re.MULTILINE | re.DOTALL)
+# Braces nest up to three levels (\boxed{\frac{1}{2}}); the regex engine, not a Python loop, scans,
+# so hostile input full of unclosed "\boxed{" stays linear.
+_INNER = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
+_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{(" + _INNER + r")\}")
+_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+# "Final answer: 42", "**Final Answer:** 42", "Answer: 42" at the start of a line.
+_FINAL_LINE = re.compile(r"(?im)^[ \t>*_#-]*(?:final\s+answer|answer)[ \t*_]*[:：][ \t*_]*(.+?)[ \t*_]*$")
+_ANSWER_PATTERNS = {"boxed": _BOXED, "answer_tag": _ANSWER_TAG, "final_line": _FINAL_LINE}
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced block: its language tag (lower case, '' when untagged), the whole info string
+    (```python file=solution.py), its text, and whether a closing fence ended it."""
+
+    tag: str
+    info: str
+    body: str
+    closed: bool
+    start: int  # span in `Response.visible`
+    end: int
+
+    def is_language(self, language: str) -> bool:
+        return self.tag in LANGUAGE_TAGS[language]
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str | None  # None: the response commits to no answer
+    how: str  # which marker, or why nothing was found
+
+
+def python_parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):  # ValueError: null bytes
+        return False
+    return True
+
+
+def _tag(info: str) -> str:
+    """'Python file=a.py' -> 'python'; '{.python}' -> 'python'; 'python:solution.py' -> 'python'."""
+    first = info.split()[0] if info.split() else ""
+    return re.split(r"[:,;]", first.strip("{}.").lower(), maxsplit=1)[0]
+
+
+def _unindent(body: str, indent: str) -> str:
+    # A fence indented inside a list item indents its body as much: strip that much, no more
+    # (a HumanEval completion's own indentation must survive).
+    if not indent:
+        return body
+    return "".join(line[len(indent):] if line.startswith(indent) else line for line in body.splitlines(True))
+
+
+def strip_reasoning(text: str) -> str:
+    first_open = text.lower().find("<think>")
+    close = _THINK_CLOSE.search(text)
+    if close is not None and (first_open < 0 or close.start() < first_open):
+        text = text[close.end():]  # the template opened <think>: the response starts inside it
+    return _THINK.sub("", text)
+
+
+class Response:
+    """A model's response, read once."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw if isinstance(raw, str) else ""
+        self.visible = strip_reasoning(self.raw)
+
+    @cached_property
+    def blocks(self) -> list[Block]:
+        out = []
+        for m in _FENCE.finditer(self.visible):
+            out.append(Block(tag=_tag(m["info"]), info=m["info"].strip(), body=_unindent(m["body"], m["indent"]),
+                             closed=m["eof"] is None, start=m.start(), end=m.end()))
+        return out
+
+    def outside_blocks(self) -> str:
+        """The visible text with every fenced block cut out (prose, commands like SUBMIT)."""
+        parts, pos = [], 0
+        for b in self.blocks:
+            parts.append(self.visible[pos:b.start])
+            pos = b.end
+        parts.append(self.visible[pos:])
+        return "".join(parts)
+
+    def code(self, language: str = "python", mode: CodeMode = "auto",
+             parses: Callable[[str], bool] | None = None) -> str | None:
+        """The code the response submits, or None when it has none.
+
+        auto: the last block tagged with the language, else the last untagged block, else (no
+        blocks at all) the whole visible response if `parses` accepts it (python: it compiles).
+        last_block: the last block whatever its tag. whole: the raw response as it is.
+        """
+        if language not in LANGUAGE_TAGS:
+            raise ValueError(f"unknown language {language!r}; expected one of {sorted(LANGUAGE_TAGS)}")
+        if mode == "whole":
+            return self.raw if self.raw.strip() else None
+        blocks = self.blocks
+        if mode == "last_block":
+            code = blocks[-1].body if blocks else None
+        else:
+            tagged = [b.body for b in blocks if b.is_language(language)]
+            untagged = [b.body for b in blocks if b.tag == ""]
+            code = tagged[-1] if tagged else untagged[-1] if untagged else None
+            if code is None and not blocks:
+                check = parses or (python_parses if language == "python" else lambda c: True)
+                text = self.visible.strip("\n")
+                code = text if text.strip() and check(text) else None
+        if code is None or not code.strip():
+            return None
+        return code if code.endswith("\n") else code + "\n"
+
+    def answer(self, modes: Iterable[AnswerMode] = ANSWER_MODES, max_chars: int = 50_000,
+               max_answer_chars: int = 500) -> Answer:
+        """The final answer the response commits to: whichever enabled marker comes last.
+
+        There is deliberately no whole-response fallback: a response that never commits gets no
+        answer, so a model cannot win by listing every candidate in free text.
+        """
+        text = self.visible
+        if len(self.raw) > max_chars:
+            return Answer(None, f"response longer than {max_chars} chars")
+        found = []
+        for mode in modes:
+            pattern = _ANSWER_PATTERNS.get(mode)
+            if pattern is None:
+                raise ValueError(f"unknown answer marker {mode!r}; expected one of {ANSWER_MODES}")
+            found += [(m.start(), m.group(1), mode) for m in pattern.finditer(text)]
+        if not found:
+            return Answer(None, "no final answer marker (" + ", ".join(modes) + ")")
+        _, value, how = max(found, key=lambda c: c[0])
+        value = value.strip()
+        if not value:
+            return Answer(None, f"empty {how}")
+        if len(value) > max_answer_chars:
+            return Answer(None, f"{how} answer longer than {max_answer_chars} chars")
+        return Answer(value, how)
+
+
+def read(text: str) -> Response:
+    return Response(text)

@@ -1,0 +1,78 @@
+"""The one response parser, on one table of responses shaped the way models write them."""
+
+import pytest
+
+from hub.core.response import read
+
+PY = "def f():\n    return 2\n"
+
+# (response, language, code the response submits, or None)
+CODE = [
+    ("```python\ndef f():\n    return 2\n```", "python", PY),
+    ("```py\ndef f():\n    return 2\n```", "python", PY),
+    ("```Python\ndef f():\n    return 2\n```", "python", PY),
+    ("```python3 title=solution.py\ndef f():\n    return 2\n```", "python", PY),
+    ("```python:solution.py\ndef f():\n    return 2\n```", "python", PY),
+    ("~~~python\ndef f():\n    return 2\n~~~", "python", PY),
+    ("````python\ndef f():\n    return 2\n````", "python", PY),
+    ("Sure! Here is the function:\n\n```python\ndef f():\n    return 2\n```\n\nIt returns 2.", "python", PY),
+    ("First try:\n```python\ndef f():\n    return 1\n```\nBetter:\n```python\ndef f():\n    return 2\n```", "python", PY),
+    ("```py\ndef f():\n    return 2\n```\nIt prints:\n```\n2\n```", "python", PY),  # tagged beats an output sample
+    ("Here:\n```\ndef f():\n    return 2\n```", "python", PY),  # untagged when nothing is tagged
+    ("def f():\n    return 2\n", "python", PY),  # a bare file
+    ("```python\ndef f():\n    return 2\n", "python", PY),  # cut off by the token limit
+    ("1. Step one:\n   ```python\n   def f():\n       return 2\n   ```", "python", PY),  # fence in a list item
+    ("```python\n    return a + b\n```", "python", "    return a + b\n"),  # a completion keeps its indentation
+    ("<think>maybe\n```python\nwrong = True\n```\n</think>\n```python\ndef f():\n    return 2\n```", "python", PY),
+    ("<think>\nthe template opened this</think>\n```python\ndef f():\n    return 2\n```", "python", PY),
+    ("reasoning only, the template opened <think> for me</think>\n```python\ndef f():\n    return 2\n```", "python", PY),
+    ("<think>I will write\n```python\ndef f():\n    return 2\n```", "python", None),  # never closed: all reasoning
+    ("````markdown\nExample:\n```python\nx = 1\n```\n````\n```python\ndef f():\n    return 2\n```", "python", PY),
+    ("```python\nprint('x')\n```\n```bash\necho hi\n```\n```sql\nSELECT 1;\n```", "bash", "echo hi\n"),
+    ("```python\nprint('x')\n```\n```bash\necho hi\n```\n```sql\nSELECT 1;\n```", "sql", "SELECT 1;\n"),
+    ("```sh\nls -l\n```", "bash", "ls -l\n"),
+    ("```bash\necho hi\n```\ntext", "python", None),  # a bash block is not a python answer
+    ("I am not sure how to solve this, sorry.", "python", None),
+    ("", "python", None),
+    ("```python\n```", "python", None),
+    ("```diff\n--- a/x.py\n+++ b/x.py\n```", "diff", "--- a/x.py\n+++ b/x.py\n"),
+]
+
+# (response, final answer, or None)
+ANSWERS = [
+    ("The total is \\boxed{42}.", "42"),
+    ("\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"),
+    ("<answer>Paris</answer>", "Paris"),
+    ("Reasoning...\n\n**Final Answer:** 12.5%", "12.5%"),
+    ("Answer: yes", "yes"),
+    ("First \\boxed{3}, but on reflection:\nFinal answer: 4", "4"),  # the last commitment wins
+    ("<think>\\boxed{1}</think>\nThe answer is \\boxed{2}", "2"),  # reasoning is not the answer
+    ("<think>\\boxed{1} and never finished", None),
+    ("It could be 3 or 4 or 5.", None),  # no commitment, no answer
+    ("\\boxed{}", None),
+    ("\\boxed{" * 10_000, None),  # hostile: stays linear, finds nothing
+]
+
+
+@pytest.mark.parametrize("response,language,want", CODE)
+def test_code(response, language, want):
+    assert read(response).code(language) == want
+
+
+@pytest.mark.parametrize("response,want", ANSWERS)
+def test_answer(response, want):
+    assert read(response).answer().text == want
+
+
+def test_blocks_keep_their_info_string_and_whether_they_closed():
+    r = read("```python file=solution.py\nx = 1\n```\nSUBMIT\n```bash\nls")
+    assert [(b.tag, b.info, b.closed) for b in r.blocks] == [("python", "python file=solution.py", True), ("bash", "bash", False)]
+    assert r.outside_blocks().strip() == "SUBMIT"
+
+
+def test_modes_and_languages():
+    response = "```bash\necho hi\n```\ntext"
+    assert read(response).code("python", "last_block") == "echo hi\n"
+    assert read(response).code("python", "whole") == response
+    with pytest.raises(ValueError, match="unknown language 'cobol'"):
+        read("x").code("cobol")
