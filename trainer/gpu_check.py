@@ -7,7 +7,6 @@ waits on verification.
 
 Needs: torch (CUDA), transformers, tokenizers, OpenRLHF's package tree + pylatexenc + aiohttp,
 bwrap on PATH (Debian's bubblewrap unpacked with dpkg -x), rlhub and the terminal plugin.
-Not run yet: no GPU was lent to the session that wrote it.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ ETC_ENTRIES = (
     "passwd", "group", "nsswitch.conf", "hosts", "mime.types", "ssl", "ca-certificates", "fonts",
     "matplotlibrc", "protocols", "services",
 )
-WORK_DIR = "/sandbox"  # not /work: hosts (like this repo's CI) keep checkouts there
+WORK_DIR = "/sandbox"  # a name no host path is likely to have (checkouts often live under /work)
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """Host side of one bwrap sandbox running the supervisor: start it, send tasks, read results.
 
 Used three ways: a cold run (one sandbox, one task, closed), a warm worker (preloaded, many
-tasks in turn) and a session (one persistent /work, many runs).
+tasks in turn) and a session (one persistent work dir, many runs).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Sessions: one persistent, sized work dir for a multi-turn episode (run, observe, revise).
 
-Every `run` is a fresh sandboxed process (own namespaces, /tmp, limits) on the same /work.
+Every `run` is a fresh sandboxed process (own namespaces, /tmp, limits) on the same work dir.
 Files are written and read by a helper that has dropped to the session's unprivileged uid,
 so a symlink the model planted can never make a privileged process read for it.
 """

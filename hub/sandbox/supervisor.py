@@ -5,7 +5,7 @@ It talks to the host over a socketpair (length-prefixed JSON, pipes passed as SC
 for every task:
 
   A  forks a task supervisor, which unshares fresh mount/pid/ipc/net/uts namespaces and mounts
-     sized tmpfs on /work, /tmp and /dev/shm (nothing written by one task is seen by the next);
+     sized tmpfs on /sandbox, /tmp and /dev/shm (nothing written by one task is seen by the next);
   B  forks pid 1 of the new pid namespace: mounts its /proc, then only reaps. Killing B tears
      the namespace down, which is how every process the task started is gone afterwards;
   C  forks the task itself: new session, stdio on the host's pipes, every other fd closed,
