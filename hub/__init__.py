@@ -1,12 +1,12 @@
 """rlhub: an environment hub and reward registry for LLM post-training with RL."""
 
-__version__ = "0.1.0"
-
-from .plugins.hookspecs import hookimpl  # noqa: E402
-from .core.env import Environment, Episode, FunctionEnvironment, Step, Variant, rng_for, np_rng_for  # noqa: E402
-from .core.errors import UserError, VerifierError  # noqa: E402
-from .core.task import Label, Task  # noqa: E402
-from .core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext  # noqa: E402
+from .core import __version__
+from .plugins.hookspecs import hookimpl
+from .core.env import Environment, Episode, FunctionEnvironment, Step, rng_for, np_rng_for
+from .core.variant import Variant
+from .core.errors import UserError, VerifierError
+from .core.task import Label, Task
+from .core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext
 
 
 def load(registry=None):

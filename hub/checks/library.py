@@ -14,7 +14,7 @@ import subprocess
 import sys
 from typing import Callable
 
-from ..core.env import Variant
+from ..core.variant import Variant
 from ..core.task import Label, Task
 from .forms import generic_forms
 

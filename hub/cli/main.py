@@ -28,7 +28,7 @@ and --json. exit codes: 0 ok, 1 "no" (not passed / check failed), 2 bad input, 3
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from ..core import __version__
 
     parser = argparse.ArgumentParser(
         prog="rlhub", description="Environment hub and reward registry for RL post-training of LLMs.",

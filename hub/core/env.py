@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from .task import Label, Task
+from .variant import Variant
 from .verifier import Verdict, VerifierIdentity, grade
 
 if TYPE_CHECKING:
@@ -31,23 +32,6 @@ def rng_for(env_id: str, index: int) -> random.Random:
 def np_rng_for(env_id: str, index: int) -> np.random.Generator:
     digest = hashlib.sha256(f"{env_id}\x00{index}".encode()).digest()
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
-
-
-@dataclass(frozen=True)
-class Variant:
-    """A generated answer whose verdict is known in advance, for the verifier checks.
-
-    Wrong answers of a known `kind` (a feature moved, a value off by one, a hedge, a hack) must
-    fail and score below the reference, and at most `max_reward` when it is set; within one
-    kind, a larger `size` (the error's magnitude in the task's own units: mm moved, percent off)
-    must never score higher than a smaller one. `note` says what is wrong, in the task's terms.
-    """
-
-    kind: str
-    response: str
-    size: float = 0.0
-    note: str = ""
-    max_reward: float | None = None
 
 
 @dataclass

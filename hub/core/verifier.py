@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
-    from .env import Variant
+    from .variant import Variant
     from ..sandbox import Profile, Sandbox
     from .task import Task
 

@@ -31,7 +31,7 @@ CORE_DIST = "rlhub"
 
 
 def _core_version() -> str:
-    from .. import __version__
+    from ..core import __version__
 
     return __version__
 
