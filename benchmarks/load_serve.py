@@ -209,7 +209,6 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
-    from hub.config.catalog import Catalog
     from hub.plugins.manager import installed
     from hub.serve.work import load_catalog
 

@@ -19,5 +19,5 @@ def load(registry=None):
 __all__ = [
     "Environment", "Episode", "FunctionEnvironment", "Label", "Step", "Task", "UserError",
     "Variant", "Verdict", "Verifier", "VerifierConfig", "VerifierError", "VerifyContext", "hookimpl",
-    "load", "np_rng_for", "rng_for",
+    "__version__", "load", "np_rng_for", "rng_for",
 ]

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import UserError
+from ..core.files import read_text
 
 
 def common(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -67,11 +67,4 @@ def read_text_arg(path: str, option: str) -> str:
     """A file named on the command line ('-' for stdin), or one clear error."""
     if path == "-":
         return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        raise UserError(f"{option} {path}: no such file") from None
-    except IsADirectoryError:
-        raise UserError(f"{option} {path}: is a directory, expected a file") from None
-    except OSError as exc:
-        raise UserError(f"{option} {path}: cannot read: {exc.strerror}") from None
+    return read_text(path, f"file (given as {option})")

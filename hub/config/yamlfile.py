@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from ..core.errors import UserError
+from ..core.files import read_text
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -61,16 +62,7 @@ def parse_yaml(text: str, path: str | os.PathLike, what: str, error: type[UserEr
 
 def load_yaml(path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> YamlDoc:
     """A YAML file holding a mapping (an empty file is an empty one). `what`: e.g. "run file"."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise error(f"{path}: no such {what}") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a directory, expected a {what}") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read the {what}: {exc.strerror}") from None
-    return parse_yaml(text, path, what, error)
+    return parse_yaml(read_text(path, what, error), path, what, error)
 
 
 def problems(exc: ValidationError, at: tuple = ()) -> list[tuple[tuple, str]]:

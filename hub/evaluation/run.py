@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from tqdm import tqdm
 
 from ..core.errors import UserError
+from ..core.files import read_jsonl
 from ..core.task import Label
 
 
@@ -26,17 +27,11 @@ def load_labels(catalog, prompts_file: str | None, n: int, seed: int, select: st
     """Labels from a prompt file (`rlhub sample` / `rlhub train` output), else `n` distinct draws."""
     if prompts_file:
         labels = []
-        try:
-            lines = Path(prompts_file).read_text().splitlines()
-        except OSError as exc:
-            raise UserError(f"--prompts {prompts_file}: cannot read: {exc.strerror}") from None
-        for i, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                labels.append(json.loads(line)["label"])
-            except (json.JSONDecodeError, KeyError, TypeError):
-                raise UserError(f"--prompts {prompts_file}:{i}: expected a JSON object with a 'label' field") from None
+        expected = "a JSON object with a 'label' field"
+        for i, record in read_jsonl(prompts_file, "prompt file (--prompts)", expected):
+            if not isinstance(record, dict) or "label" not in record:
+                raise UserError(f"{prompts_file}:{i}: expected {expected}")
+            labels.append(record["label"])
         return labels[:n] if n else labels
     from ..mixture.splits import split_labels
 
@@ -127,18 +122,10 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def read_trajectories(path: str | Path) -> list[dict[str, Any]]:
     records = []
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read trajectories: {exc.strerror}") from None
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-            rec["label"], rec["turns"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise UserError(f"{path}:{i}: expected a trajectory written by `rlhub eval` (with 'label' and 'turns')") from None
+    expected = "a trajectory written by `rlhub eval` (with 'label' and 'turns')"
+    for i, rec in read_jsonl(path, "trajectories file", expected):
+        if not isinstance(rec, dict) or "label" not in rec or "turns" not in rec:
+            raise UserError(f"{path}:{i}: expected {expected}")
         records.append(rec)
     return records
 

@@ -10,7 +10,7 @@ from typing import Any
 from tqdm import tqdm
 
 from ..core.errors import UserError
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_text
 from .records import prompt_records
 from .sampler import MixtureSampler
 
@@ -27,9 +27,10 @@ def write_prompts(catalog, n: int, seed: int, out: Path, select: str | None = No
     sampler = sampler_for(catalog, seed, select)
     if resume:
         try:
-            sampler.restore(json.loads(Path(resume).read_text()))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UserError(f"--resume {resume}: cannot read sampler state: {exc}") from None
+            state = json.loads(read_text(resume, "sampler state file (--resume)"))
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{resume}: not a sampler state (JSON): {exc}") from None
+        sampler.restore(state)
     start = time.perf_counter()
     labels = sampler.sample(n)
 
