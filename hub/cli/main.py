@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from ..core.errors import EXIT_OK, EXIT_USAGE, UserError
+from ..core.errors import EXIT_NO_VERDICT, EXIT_OK, EXIT_USAGE, TaskError, UserError
 
 EPILOG = """\
 examples:
@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"rlhub: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except TaskError as exc:  # the environment's bug, not the user's input: no verdict can be had
+        print(f"rlhub: error: {exc}", file=sys.stderr)
+        return EXIT_NO_VERDICT
     except KeyboardInterrupt:
         print("rlhub: interrupted", file=sys.stderr)
         return 130

@@ -69,13 +69,14 @@ class DatasetEnvironment(Environment):
         row = _Row(self.rows[index])
         fields = {role: row[column] for role, column in self.source.columns.items()}
         prompt = fields.pop("prompt")
+        given_reference = fields.pop("reference", None)  # the reference is not the verifier's data
         try:
             if self.source.prompt_template:
                 prompt = self.source.prompt_template.format_map(_Row(row, prompt=prompt))
             reference = (
                 self.source.reference_template.format_map(row)
                 if self.source.reference_template
-                else str(fields.get("reference", fields.get("answer", "")))
+                else str(given_reference if given_reference is not None else fields.get("answer", ""))
             )
         except KeyError as exc:
             raise RegistryError(f"{self.where}: template names column {exc} that the dataset does not have") from None

@@ -26,6 +26,11 @@ class UnknownVerifier(UserError):
     pass
 
 
+class TaskError(Exception):
+    """An environment made a task its verifier cannot use (malformed hidden data): the
+    environment's bug, found when the task is generated, never charged to a model."""
+
+
 class VerifierError(Exception):
     """A verifier could not reach a verdict (its own crash or timeout, a dead sandbox).
 

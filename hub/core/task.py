@@ -78,12 +78,16 @@ class Task:
     """
 
     prompt: Prompt
-    hidden: dict[str, Any] = field(default_factory=dict)
+    hidden: Any = field(default_factory=dict)  # a dict, or the verifier's `Hidden` model (stored as its dict)
     reference: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
     images: list[bytes] = field(default_factory=list)  # PNG bytes for vision-language prompts
     label: Label | None = None  # filled in by Environment.make_task
 
+
+    def __post_init__(self) -> None:
+        if hasattr(self.hidden, "model_dump"):  # a verifier's Hidden model: kept as plain data
+            self.hidden = self.hidden.model_dump(mode="json", exclude_defaults=True)
 
     @property
     def env_id(self) -> str:

@@ -9,18 +9,27 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 if TYPE_CHECKING:
     from .variant import Variant
     from ..sandbox import Profile, Sandbox
     from .task import Task
 
-from .errors import VerifierError
+from .errors import TaskError, VerifierError
 
 
 class VerifierConfig(BaseModel):
     """Base of every verifier's config: unknown keys are errors, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class HiddenData(BaseModel):
+    """Base of the `task.hidden` a verifier reads: its contract with environments. Environments
+    build it (or a dict of the same shape); unknown keys are errors, so a misspelt field is found
+    when the task is generated, not when a model is graded. An environment's own data (wrong
+    answers, secrets) belongs in `task.metadata`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -111,12 +120,27 @@ class Verifier:
 
     name: ClassVar[str] = ""
     Config: ClassVar[type[VerifierConfig]] = VerifierConfig
+    Hidden: ClassVar[type[HiddenData] | None] = None  # the task.hidden it reads (None: unchecked)
 
     def __init__(self, config: VerifierConfig | None = None) -> None:
         self.config = config if config is not None else self.Config()
 
     def verify(self, task: "Task", response: str, ctx: VerifyContext) -> Verdict:  # pragma: no cover
         raise NotImplementedError
+
+    def hidden(self, task: "Task") -> Any:
+        """`task.hidden` as this verifier's `Hidden` model; TaskError names every bad field."""
+        if self.Hidden is None:
+            return task.hidden
+        if isinstance(task.hidden, self.Hidden):
+            return task.hidden
+        try:
+            return self.Hidden.model_validate(task.hidden)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(hidden)'}: "
+                                 f"{'unknown field' if e['type'] == 'extra_forbidden' else e['msg']}" for e in exc.errors())
+            where = task.label.env if task.label else "a task"
+            raise TaskError(f"{where} made task.hidden that verifier {self.name!r} cannot use: {problems}") from None
 
     def hacks(self, task: "Task") -> list["Variant"]:
         """Reward hacks against this verifier, shaped for `task` (exit tricks, always-equal
@@ -132,7 +156,7 @@ def grade(
     start = time.perf_counter()
     try:
         verdict = verifier.verify(task, response, ctx)
-    except VerifierError as exc:
+    except (VerifierError, TaskError) as exc:
         verdict = Verdict.no_verdict(str(exc))
     except Exception as exc:
         verdict = Verdict.no_verdict(f"verifier {verifier.name} crashed: {type(exc).__name__}: {exc}")

@@ -8,7 +8,7 @@ from typing import Literal
 from ..hookspecs import hookimpl
 from ...core.response import read
 from ...core.task import Task
-from ...core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext
+from ...core.verifier import HiddenData, Verdict, Verifier, VerifierConfig, VerifyContext
 
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -20,11 +20,16 @@ class ExactMatchConfig(VerifierConfig):
     max_chars: int = 10_000  # responses longer than this are rejected, not scanned
 
 
+class ExactHidden(HiddenData):
+    answer: str | int | float  # compared as text, after trimming
+
+
 class ExactMatch(Verifier):
     """Reward 1 if the extracted answer equals `task.hidden["answer"]` (after trimming)."""
 
     name = "exact_match"
     Config = ExactMatchConfig
+    Hidden = ExactHidden
 
     def extract(self, response: str) -> str | None:
         """The answer in the response's visible part (reasoning in <think> never counts)."""
@@ -39,12 +44,11 @@ class ExactMatch(Verifier):
         return found[-1].strip() if found else None
 
     def verify(self, task: Task, response: str, ctx: VerifyContext) -> Verdict:
-        if "answer" not in task.hidden:
-            raise ValueError(f"{task.env_id}: exact_match needs hidden['answer']")
+        hidden = self.hidden(task)
         if len(response) > self.config.max_chars:
             return Verdict(0.0, False, details={"reason": f"response longer than {self.config.max_chars} chars"})
         got = self.extract(response)
-        want = str(task.hidden["answer"]).strip()
+        want = str(hidden.answer).strip()
         if got is None:
             return Verdict(0.0, False, details={"reason": f"no answer found ({self.config.extract})"})
         same = got == want if self.config.case_sensitive else got.casefold() == want.casefold()

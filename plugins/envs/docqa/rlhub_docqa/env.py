@@ -65,9 +65,8 @@ class DocQA(Environment):
             prompt = f"<document>\n{document}\n</document>\n\n{body}"
         # Keep only wrong answers the verifier really rejects (a "wrong scale" of 0 is still 0).
         wrong = [w for w in question.wrong if not match_answer(w, question.answer, question.answer_type, _CFG).passed]
-        hidden = {"answer": question.answer, "answer_type": question.answer_type, "wrong": wrong,
-                  "secrets": question.secrets}
-        metadata = {"world": self.world, "kind": self.kind, "style": style, "hops": question.hops,
+        hidden = {"answer": question.answer, "answer_type": question.answer_type}
+        metadata = {"wrong": wrong, "secrets": question.secrets, "world": self.world, "kind": self.kind, "style": style, "hops": question.hops,
                     "distractor_similarity": similar, "approx_tokens": approx_tokens(document),
                     "evidence_sections": [i for i, s in enumerate(sections) if s.evidence]}
         return Task(prompt=prompt, hidden=hidden, reference=f"\\boxed{{{question.shown}}}", metadata=metadata,
@@ -84,11 +83,11 @@ class DocQA(Environment):
     def wrong_responses(self, task: Task) -> list[str]:
         """The question's own wrong answers (wrong number, scale, sign, item, day), plus 'unanswerable'
         for an answerable question."""
-        wrong = [f"\\boxed{{{w}}}" for w in task.hidden["wrong"]]
+        wrong = [f"\\boxed{{{w}}}" for w in task.metadata["wrong"]]
         if task.hidden["answer_type"] != "unanswerable":
             wrong.append(f"\\boxed{{{UNANSWERABLE}}}")
         return wrong
 
     def secrets(self, task: Task) -> list[str]:
         """Computed answers must not appear in the prompt; looked-up ones legitimately do."""
-        return list(task.hidden["secrets"])
+        return list(task.metadata["secrets"])

@@ -62,8 +62,8 @@ def test_computed_answers_never_in_prompt_and_wrong_answers_fail():
         env = DocQA(f"docqa/{world}-arithmetic-v1", world, "arithmetic")
         for seed in range(5):
             task = env.make_task(seed)
-            assert task.hidden["secrets"] and not any(appears(s, task.prompt) for s in task.hidden["secrets"] if len(s) >= 4)
-            assert task.hidden["wrong"]
+            assert task.metadata["secrets"] and not any(appears(s, task.prompt) for s in task.metadata["secrets"] if len(s) >= 4)
+            assert task.metadata["wrong"]
 
 
 def test_vision_pages_are_pngs_and_prompt_has_no_document():

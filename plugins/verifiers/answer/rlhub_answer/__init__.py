@@ -1,7 +1,7 @@
 """rlhub-answer: model-free answer extraction and matching for question-answering environments.
 
-Contract with environments: `task.hidden["answer"]` is the gold (str, number, list, or a list
-of acceptable golds under key "answers"), `task.hidden["answer_type"]` one of ANSWER_TYPES.
+Contract with environments (`plugin.AnswerHidden`): `task.hidden["answer"]` is the gold (str,
+number, list), `task.hidden["answer_type"]` one of ANSWER_TYPES (default "text").
 """
 
 from .extract import Extracted, extract_answer

@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
 from hub import Task, Verdict, Verifier, VerifierConfig, VerifyContext, hookimpl
+from hub.core.verifier import HiddenData
 
 from .extract import DEFAULT_MODES, Mode, extract_answer, strip_latex
 from .matchers import ANSWER_TYPES, UNANSWERABLE, match_answer
@@ -37,32 +38,39 @@ class AnswerConfig(VerifierConfig):
     unanswerable_sentinel: str = Field(UNANSWERABLE, min_length=1)
 
 
+class AnswerHidden(HiddenData):
+    """The gold: a string, number or list (a list of acceptable golds for text), and its type."""
+
+    answer: Any
+    answer_type: Literal[ANSWER_TYPES] = "text"  # type: ignore[valid-type]
+
+
 class AnswerMatch(Verifier):
     """Extract the final answer and match it by `task.hidden["answer_type"]` (default "text")."""
 
     name = "answer_match"
     Config = AnswerConfig
+    Hidden = AnswerHidden
     forced_type: ClassVar[str | None] = None  # subclasses pin one matcher
     default_text_metric: ClassVar[str | None] = None
 
-    def answer_type(self, task: Task) -> str:
-        declared = task.hidden.get("answer_type", "text")
+    def answer_type(self, hidden: AnswerHidden) -> str:
+        declared = hidden.answer_type
         if self.forced_type is None or declared in ("unanswerable",) or (
                 self.forced_type == "number" and declared == "percent"):
             return declared
         return self.forced_type
 
     def verify(self, task: Task, response: str, ctx: VerifyContext) -> Verdict:
-        if "answer" not in task.hidden:
-            raise ValueError(f"{self.name} needs task.hidden['answer']")
+        hidden = self.hidden(task)
         cfg = self.config
         if self.default_text_metric and cfg.text_metric == "em":
             cfg = cfg.model_copy(update={"text_metric": self.default_text_metric})
         got = extract_answer(response, cfg.extract, cfg.max_response_chars, cfg.max_answer_chars)
         if got.text is None:
             return Verdict(0.0, False, components={"extracted": 0.0}, details={"reason": got.how})
-        kind = self.answer_type(task)
-        m = match_answer(strip_latex(got.text), task.hidden["answer"], kind, cfg)
+        kind = self.answer_type(hidden)
+        m = match_answer(strip_latex(got.text), hidden.answer, kind, cfg)
         return Verdict(min(1.0, max(0.0, m.score)), m.passed, components={"extracted": 1.0, m.matcher: m.score},
                        details={"extracted": got.text[:200], "how": got.how, "answer_type": kind, **m.details})
 
