@@ -5,7 +5,7 @@ import types
 
 import pytest
 
-from hub import Environment, Task, hookimpl
+from hub import Environment, Task
 from hub.cli import main
 from hub.core.errors import TaskError
 from hub.plugins.builtin.exact import ExactHidden
