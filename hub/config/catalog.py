@@ -59,7 +59,7 @@ class ResolvedEnv:
         if self._env is None:
             try:
                 self._env = self.spec.factory(self.spec.id, **self.env_config)
-            except TypeError as exc:
+            except (TypeError, ValueError) as exc:
                 raise RegistryError(f"{self.where}: env_config for {self.spec.id} was not accepted: {exc}") from None
         return self._env
 

@@ -1,4 +1,5 @@
-"""Built-in example environments (arithmetic), so the whole path runs with no plugin installed.
+"""Built-in example environments (arithmetic), so the whole path runs with no plugin installed:
+families (hub.core.family) for the single-turn ones, a hand-written Environment for the game.
 
 `arith/guess-v1` is multi-turn: the model guesses a number and is told "higher" or "lower".
 """
@@ -7,42 +8,84 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
+from typing import Callable
 
 from ...core.env import Environment, Episode, Step
-from ..hookspecs import hookimpl
+from ...core.family import Family, register_families
 from ...core.task import Task
+from ...core.variant import Variant
+from ..hookspecs import hookimpl
+from .exact import ExactHidden
 
-_OPS = {
-    "add": ("+", lambda a, b: a + b, (10, 9999)),
-    "sub": ("-", lambda a, b: a - b, (10, 9999)),
-    "mul": ("*", lambda a, b: a * b, (2, 999)),
-}
-
-
-class BinaryOp(Environment):
-    def __init__(self, env_id: str, op: str) -> None:
-        super().__init__(env_id)
-        self.symbol, self.fn, self.bounds = _OPS[op]
-
-    def generate(self, rng: random.Random, index: int) -> Task:
-        a, b = rng.randint(*self.bounds), rng.randint(*self.bounds)
-        answer = self.fn(a, b)
-        prompt = f"Compute {a} {self.symbol} {b}. Reply with the number only."
-        return Task(prompt=prompt, hidden={"answer": str(answer)}, reference=str(answer), metadata={"a": a, "b": b})
-
-    def wrong_responses(self, task: Task) -> list[str]:
-        answer = int(task.hidden["answer"])
-        return [str(answer + 1), str(-answer - 1), f"{answer}0"]
+@dataclass(frozen=True)
+class Operands:
+    a: int
+    b: int
 
 
-class SumList(Environment):
-    def generate(self, rng: random.Random, index: int) -> Task:
-        xs = [rng.randint(-99, 99) for _ in range(rng.randint(3, 12))]
-        prompt = "Add up these numbers and reply with the total only: " + ", ".join(map(str, xs))
-        return Task(prompt=prompt, hidden={"answer": str(sum(xs))}, reference=str(sum(xs)))
+class BinaryOp(Family[Operands]):
+    """Integer arithmetic on two operands: the whole family is these few lines."""
 
-    def wrong_responses(self, task: Task) -> list[str]:
-        return [str(int(task.hidden["answer"]) + 2)]
+    prompts = {"plain": "Compute {a} {symbol} {b}. Reply with the number only."}
+
+    def __init__(self, name: str, symbol: str, fn: Callable[[int, int], int], bounds: tuple[int, int]) -> None:
+        self.name, self.symbol, self.fn, self.bounds = name, symbol, fn, bounds
+        self.description = f"integer {name}"
+
+    def configure(self, *, low: int | None = None, high: int | None = None) -> "BinaryOp":
+        """registry.yaml's `env_config: {low: 2, high: 9}` sets the operands' range."""
+        lo, hi = low if low is not None else self.bounds[0], high if high is not None else self.bounds[1]
+        if not lo <= hi:
+            raise ValueError(f"env_config: need low <= high, got low={lo}, high={hi}")
+        return BinaryOp(self.name, self.symbol, self.fn, (lo, hi))
+
+    def sample(self, rng: random.Random, kind: str) -> Operands:
+        return Operands(rng.randint(*self.bounds), rng.randint(*self.bounds))
+
+    def fields(self, p: Operands) -> dict:
+        return {"symbol": self.symbol}
+
+    def hidden(self, p: Operands, kind: str) -> ExactHidden:
+        return ExactHidden(answer=str(self.fn(p.a, p.b)))
+
+    def reference(self, p: Operands, kind: str) -> str:
+        return str(self.fn(p.a, p.b))
+
+    def wrong(self, p: Operands, kind: str) -> list[Variant]:
+        answer = self.fn(p.a, p.b)
+        return [Variant("off_by", str(answer + d), size=d, note=f"{d} too high") for d in (1, 10)] + [
+            Variant("sign", str(-answer - 1), note="the sign flipped"),
+            Variant("extra_digit", f"{answer}0", note="a digit appended")]
+
+    def metadata(self, p: Operands, kind: str) -> dict:
+        return {"a": p.a, "b": p.b}
+
+
+class SumList(Family[tuple]):
+    name = "sum-list"
+    description = "sum of a short list of integers"
+    prompts = {"plain": "Add up these numbers and reply with the total only: {numbers}"}
+
+    def sample(self, rng: random.Random, kind: str) -> tuple:
+        return tuple(rng.randint(-99, 99) for _ in range(rng.randint(3, 12)))
+
+    def fields(self, xs: tuple) -> dict:
+        return {"numbers": ", ".join(map(str, xs))}
+
+    def hidden(self, xs: tuple, kind: str) -> ExactHidden:
+        return ExactHidden(answer=str(sum(xs)))
+
+    def reference(self, xs: tuple, kind: str) -> str:
+        return str(sum(xs))
+
+    def wrong(self, xs: tuple, kind: str) -> list[Variant]:
+        return [Variant("off_by", str(sum(xs) + d), size=d) for d in (2, 20)] + [
+            Variant("one_left_out", str(sum(xs) - xs[-1]), note="the last number left out")] * (xs[-1] != 0)
+
+
+FAMILIES = [BinaryOp("add", "+", lambda a, b: a + b, (10, 9999)), BinaryOp("sub", "-", lambda a, b: a - b, (10, 9999)),
+            BinaryOp("mul", "*", lambda a, b: a * b, (2, 999)), SumList()]
 
 
 class GuessEpisode(Episode):
@@ -79,10 +122,7 @@ class Guess(Environment):
 
 @hookimpl
 def rlhub_register_envs(register):
-    for op in _OPS:
-        register(f"arith/{op}-v1", lambda env_id, op=op: BinaryOp(env_id, op),
-                 verifier="exact_match", tags=("math", "example"), description=f"integer {op}")
-    register("arith/sum-list-v1", SumList, verifier="exact_match", tags=("math", "example"),
-             description="sum of a short list of integers")
+    register_families(register, FAMILIES, domain="arith", verifier="exact_match", id_format="{domain}/{family}-v1",
+                      tags=("math", "example"))
     register("arith/guess-v1", Guess, verifier="exact_match", max_turns=8, tags=("math", "example", "multi-turn"),
              description="guess a number with higher/lower feedback (multi-turn)")

@@ -18,7 +18,8 @@ from hub.plugins.builtin.exact import ExactMatch
 from hub.sandbox.profile import DEFAULT_PROFILES
 from hub.core.verifier import VerifyContext
 from rlhub_answer.plugin import AnswerConfig, AnswerMatch, Anls, DateMatch, ListF1, NumericMatch, TokenF1
-from rlhub_docqa.env import DocQA
+from hub.core.family import FamilyEnvironment
+from rlhub_docqa.env import DocQAFamily
 from rlhub_docqa.tokens import approx_tokens
 
 
@@ -36,7 +37,7 @@ def bench_generation(repeats: int) -> None:
     print(f"{'target':>9} {'median s':>9} {'x 4k':>7} {'chars':>11} {'~tokens':>9} {'words+punct':>12}")
     base = None
     for tokens in (4_000, 128_000, 1_000_000):
-        env = DocQA(f"docqa/bench-{tokens}-v1", "financials", "arithmetic", target_tokens=tokens)
+        env = FamilyEnvironment(f"docqa/bench-{tokens}-v1", DocQAFamily("financials", "arithmetic", tokens), "text")
         seeds = iter(range(10_000))
         t = median_time(lambda: env.make_task(next(seeds)), repeats if tokens < 1_000_000 else max(3, repeats // 2))
         text = env.make_task(0).prompt

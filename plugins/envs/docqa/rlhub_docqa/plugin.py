@@ -7,6 +7,7 @@ docqa/<world>-<kind>-<length>-v1 (128k or 1m tokens of realistic distractors aro
 from __future__ import annotations
 
 from hub import hookimpl
+from hub.core.family import register_families
 
 from .questions import KINDS
 from .worlds import BUILDERS
@@ -19,34 +20,26 @@ LONG_ENVS = [("financials", "percent-change", "128k"), ("contract", "date", "128
              ("financials", "arithmetic", "1m")]
 
 
-def env_ids() -> list[tuple[str, dict]]:
-    out = []
-    for world in BUILDERS:
-        for kind in KINDS:
-            if kind == "cagr" and world in NO_GROWTH:
-                continue
-            out.append((f"docqa/{world}-{kind}-v1", {"world": world, "kind": kind}))
-        for kind in VISION_KINDS:
-            out.append((f"docqa/{world}-{kind}-vision-v1", {"world": world, "kind": kind, "vision": True}))
-    for world, kind, length in LONG_ENVS:
-        out.append((f"docqa/{world}-{kind}-{length}-v1", {"world": world, "kind": kind, "target_tokens": LONG[length]}))
-    return out
+def families():
+    """(id format, task kind, families): the text, vision and long-document environments."""
+    from .env import DocQAFamily  # the worlds and questions are imported on first use
+
+    text = [DocQAFamily(w, k) for w in BUILDERS for k in KINDS if not (k == "cagr" and w in NO_GROWTH)]
+    vision = [DocQAFamily(w, k) for w in BUILDERS for k in VISION_KINDS]
+    long = {length: [DocQAFamily(w, k, LONG[length]) for w, k, n in LONG_ENVS if n == length] for length in LONG}
+    return [("{domain}/{family}-v1", "text", text, ()), ("{domain}/{family}-vision-v1", "vision", vision, ("vision",)),
+            *[(f"{{domain}}/{{family}}-{length}-v1", "text", fams, ("long-context",)) for length, fams in long.items()]]
 
 
-def _factory(params: dict):
-    def make(env_id: str, **env_config):
-        """env_config (from registry.yaml) overrides, e.g. `env_config: {target_tokens: 32000}`."""
-        from .env import DocQA  # imported on first use: registering costs nothing
-
-        return DocQA(env_id, **{**params, **env_config})
-
-    return make
+def env_ids() -> list[str]:
+    ids: list[str] = []
+    for id_format, kind, fams, _ in families():
+        ids += [id_format.format(domain="docqa", family=f.name, kind=kind) for f in fams]
+    return ids
 
 
 @hookimpl
 def rlhub_register_envs(register):
-    for env_id, params in env_ids():
-        tags = ("docqa", "long-context" if "target_tokens" in params else "", "vision" if params.get("vision") else "")
-        register(env_id, _factory(params), verifier="answer_match", domain="docqa",
-                 tags=tuple(t for t in tags if t),
-                 description=f"{params['kind']} question over a generated {params['world']} document")
+    for id_format, kind, fams, tags in families():
+        register_families(register, fams, domain="docqa", verifier="answer_match", id_format=id_format, kinds=[kind],
+                          tags=("docqa", *tags))

@@ -26,7 +26,7 @@ class Question:
     answer: Any
     answer_type: str  # rlhub-answer's answer types
     shown: str  # the answer as the reference writes it
-    wrong: list[str]  # plausible wrong answers (a wrong number, scale, sign, item, day...)
+    wrong: list[tuple[str, str]]  # (what is wrong, the answer as written): a wrong number, scale, sign, item, day...
     computed: bool  # the answer is derived, so it must not appear in the prompt
     hops: int = 1  # cells or facts the answer needs
     secrets: list[str] = field(default_factory=list)
@@ -50,11 +50,11 @@ def number_question(text: str, value: float, computed: bool, hops: int, scale: i
                     answer_type: str = "number") -> Question:
     shown = fmt_answer(value)
     off = value * 1.07 if abs(value) > 1e-9 else 1.0
-    wrong = [fmt_answer(round(off, 6)), fmt_answer(value * 1000)]
+    wrong = [("value 7% off", fmt_answer(round(off, 6))), ("scaled x1000", fmt_answer(value * 1000))]
     if value:
-        wrong.append(fmt_answer(-value))
+        wrong.append(("sign flipped", fmt_answer(-value)))
     if scale == 1000:
-        wrong.append(fmt_answer(value / 1000))  # read off the "in thousands" table without scaling
+        wrong.append(("not scaled from thousands", fmt_answer(value / 1000)))
     secrets = [shown, shown.replace(",", "")] if computed else []
     return Question(text, value, answer_type, shown, wrong, computed, hops, secrets)
 
@@ -152,7 +152,8 @@ def argmax(rng: random.Random, world: World) -> Question | None:
         return None
     q = (f'In the table "{table.title}", which {table.row_header.lower()} has the '
          f'{"highest" if highest else "lowest"} {col}? Answer with its name as written in the table.')
-    return Question(q, best[0], "text", best[0], [runner[0], items[len(items) // 2][0]], False, len(items))
+    return Question(q, best[0], "text", best[0], [("the runner-up", runner[0]), ("a middle item", items[len(items) // 2][0])],
+                    False, len(items))
 
 
 def _threshold(rng: random.Random, table: Table, col: str, items):
@@ -176,7 +177,8 @@ def count(rng: random.Random, world: World) -> Question | None:
     thr, shown = found
     n = sum(v > thr for _, v in items)
     q = f'In the table "{table.title}", how many {table.row_header.lower()} entries have a {col} greater than {shown}?'
-    return Question(q, n, "number", str(n), [str(n + 1), str(max(0, n - 1)) if n else "2"], True, len(items))
+    return Question(q, n, "number", str(n), [("one too many", str(n + 1)), ("one too few", str(n - 1)) if n else ("two too many", "2")],
+                    True, len(items))
 
 
 def spans(rng: random.Random, world: World) -> Question | None:
@@ -191,7 +193,7 @@ def spans(rng: random.Random, world: World) -> Question | None:
         return None
     q = (f'In the table "{table.title}", list every {table.row_header.lower()} with a {col} greater than {shown}. '
          "Write the names as in the table, separated by semicolons.")
-    wrong = ["; ".join(names[:-1]), "; ".join(names + others[:1])]
+    wrong = [("an item missing", "; ".join(names[:-1])), ("an extra item", "; ".join(names + others[:1]))]
     return Question(q, names, "list", "; ".join(names), wrong, False, len(items))
 
 
@@ -201,7 +203,8 @@ def date_arithmetic(rng: random.Random, world: World) -> Question | None:
         what, days, anchor = rng.choice(world.durations)
         day = dates[anchor] + dt.timedelta(days=days)
         q = f"On what date does the {what.strip()} fall? Answer with a calendar date (YYYY-MM-DD)."
-        wrong = [(day + dt.timedelta(days=1)).isoformat(), (day - dt.timedelta(days=days)).isoformat()]
+        wrong = [("a day late", (day + dt.timedelta(days=1)).isoformat()),
+                 ("counted from the wrong end", (day - dt.timedelta(days=days)).isoformat())]
         secrets = [day.isoformat()] + [fmt_date(day, f) for f in ("%B %d, %Y", "%d %B %Y")]
         return Question(q, day.isoformat(), "date", day.isoformat(), wrong, True, 2, secrets)
     (n1, d1), (n2, d2) = sorted(rng.sample(world.dates, 2), key=lambda x: x[1])
@@ -209,7 +212,8 @@ def date_arithmetic(rng: random.Random, world: World) -> Question | None:
         return None
     days = (d2 - d1).days
     q = f"How many calendar days are there from the {n1} to the {n2}? Answer with a whole number of days."
-    return Question(q, days, "number", str(days), [str(days + 1), str(-days)], True, 2, [str(days)])
+    return Question(q, days, "number", str(days), [("off by one day", str(days + 1)), ("sign flipped", str(-days))], True, 2,
+                    [str(days)])
 
 
 def yes_no(rng: random.Random, world: World) -> Question | None:
@@ -219,7 +223,7 @@ def yes_no(rng: random.Random, world: World) -> Question | None:
         return None
     q = f"Is {_ref(t1, r1, c1)} greater than {_ref(t2, r2, c2)}? Answer yes or no."
     yes = v1 > v2
-    return Question(q, "yes" if yes else "no", "yesno", "yes" if yes else "no", ["no" if yes else "yes"], False, 2)
+    return Question(q, "yes" if yes else "no", "yesno", "yes" if yes else "no", [("the opposite", "no" if yes else "yes")], False, 2)
 
 
 def unanswerable(rng: random.Random, world: World) -> Question | None:
@@ -230,7 +234,8 @@ def unanswerable(rng: random.Random, world: World) -> Question | None:
     absent = rng.choice(world.absent_rows)
     q = f'What is the value of "{absent}" ({col}) in the table "{table.title}"? {unit_phrase(table, col)}'
     _, row, col2, v = _cell(rng, world, table)
-    return Question(q, UNANSWERABLE, "unanswerable", UNANSWERABLE, [fmt_answer(v * table.scale_of(col2)), "0"], False, 1)
+    return Question(q, UNANSWERABLE, "unanswerable", UNANSWERABLE,
+                    [("another cell's value", fmt_answer(v * table.scale_of(col2))), ("a made-up zero", "0")], False, 1)
 
 
 KINDS: dict[str, Callable[[random.Random, World], Question | None]] = {

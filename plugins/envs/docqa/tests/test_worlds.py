@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from rlhub_docqa.env import DocQA, appears
+from hub.core.family import FamilyEnvironment
+from rlhub_docqa.env import DocQAFamily, appears
 from rlhub_docqa.plugin import env_ids
 from rlhub_docqa.render import render_table
 from rlhub_docqa.worlds import BUILDERS
@@ -27,10 +28,14 @@ def test_financial_statements_tie_out(seed):
         assert c["Net change in cash"][t - 1] == b["Cash and cash equivalents"][t] - b["Cash and cash equivalents"][t - 1]
 
 
+def DocQA(env_id, world, kind, target_tokens=3000, vision=False):
+    return FamilyEnvironment(env_id, DocQAFamily(world, kind, target_tokens), "vision" if vision else "text")
+
+
 def test_over_100_environments_and_every_world_and_kind():
-    ids = [i for i, _ in env_ids()]
+    ids = env_ids()
     assert len(ids) >= 100 and len(set(ids)) == len(ids)
-    assert {p["world"] for _, p in env_ids()} == set(BUILDERS)
+    assert {i.split("/")[1].split("-")[0] for i in ids} == set(BUILDERS)
 
 
 def test_money_negatives_in_parentheses_and_thousands_header():
@@ -62,8 +67,9 @@ def test_computed_answers_never_in_prompt_and_wrong_answers_fail():
         env = DocQA(f"docqa/{world}-arithmetic-v1", world, "arithmetic")
         for seed in range(5):
             task = env.make_task(seed)
-            assert task.metadata["secrets"] and not any(appears(s, task.prompt) for s in task.metadata["secrets"] if len(s) >= 4)
-            assert task.metadata["wrong"]
+            secrets = env.secrets(task)
+            assert secrets and not any(appears(s, task.prompt) for s in secrets if len(s) >= 4)
+            assert {v.kind for v in env.wrong_answers(task)} >= {"value_7_off", "hedge", "unanswerable"}
 
 
 def test_vision_pages_are_pngs_and_prompt_has_no_document():
