@@ -163,6 +163,9 @@ class FamilyEnvironment(Environment):
     def wrong_answers(self, task: Task) -> list[Variant]:
         return self.family.wrong(self._params_of(task), self.kind)
 
+    def wrong_responses(self, task: Task) -> list[str]:
+        return [v.response for v in self.wrong_answers(task)]
+
     def right_answers(self, task: Task) -> list[str]:
         return self.family.right(self._params_of(task), self.kind)
 
