@@ -44,7 +44,7 @@ class YamlDoc:
         try:
             return model.model_validate(self.data if data is None else data)
         except ValidationError as exc:
-            found = problems(exc, at, model)
+            found = sorted(problems(exc, at, model), key=lambda p: line_of(self.node, p[0]))  # in file order
             raise self.error("\n".join(f"{self.where(*loc)}: {text}" for loc, text in found)) from None
 
 

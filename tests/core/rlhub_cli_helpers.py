@@ -19,3 +19,17 @@ def run_rlhub(*args: str, cwd: Path | None = None, pythonpath: Path | None = Non
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))
     return subprocess.run([sys.executable, "-m", "hub.cli", *args], cwd=cwd or REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=timeout)
+
+
+NOTES = ("rlhub: registry: ", "rlhub: warning: ")
+
+
+def one_line_error(stderr: str) -> str:
+    """The one error line of a failed command (after at most the registry and warning notes);
+    fails the test on a traceback, a second error or any other output."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert lines and "Traceback" not in stderr, stderr
+    *notes, error = lines
+    assert error.startswith("rlhub: error: "), stderr
+    assert all(line.startswith(NOTES) for line in notes), stderr
+    return error
