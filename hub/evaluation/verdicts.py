@@ -19,10 +19,10 @@ _EXCEPTION = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt))\b
 
 
 def number(x: Any) -> str:
-    """4 significant digits for floats; everything else as it is."""
+    """4 significant digits for floats (whole numbers from 10,000 up); everything else as it is."""
     if isinstance(x, bool) or not isinstance(x, float):
         return str(x)
-    return f"{x:.4g}"
+    return f"{x:.4g}" if abs(x) < 1e4 else f"{x:.0f}"
 
 
 def shown(value: Any, width: int = 100) -> str:
@@ -153,6 +153,6 @@ def failure_reason(record: dict[str, Any]) -> str | None:
     if "reason" in details:
         return str(details["reason"])[:60]
     components = {k: v for k, v in (record.get("components") or {}).items() if k != "gate"}
-    if components:
-        return f"low {min(components, key=lambda k: components[k])}"
+    if len(components) > 1:  # a graded part: the weakest measure says most
+        return f"weakest: {min(components, key=lambda k: components[k])}"
     return "wrong answer"
