@@ -27,8 +27,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         default = action.default
-        if ("default" in text or default in (None, False, argparse.SUPPRESS) or default == []
-                or isinstance(action, (argparse._HelpAction, argparse._VersionAction))):
+        if ("default" in text or default is None or default is False or default is argparse.SUPPRESS
+                or default == [] or isinstance(action, (argparse._HelpAction, argparse._VersionAction))):
             return text
         return f"{text} (default: %(default)s)"
 
@@ -37,6 +37,15 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors: `rlhub: error: sample: ... (see rlhub sample --help)`, exit 2."""
 
     def error(self, message: str):  # type: ignore[override]
+        import re
+
+        from ..config.yamlfile import close_matches
+
+        choice = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice:  # a misspelt verb or choice: the close match, not the whole list first
+            options = re.findall(r"'([^']*)'", choice.group(3))
+            message = (f"argument {choice.group(1)}: invalid choice {choice.group(2)!r}"
+                       f"{close_matches(choice.group(2), options)} (choose from {', '.join(options)})")
         verb = self.prog.split(" ", 1)[1] if " " in self.prog else ""
         where = f"{verb}: " if verb else ""
         hint = f"rlhub {verb} --help" if verb else "rlhub --help"
