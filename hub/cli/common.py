@@ -116,14 +116,17 @@ def read_text_arg(path: str, option: str) -> str:
     return read_text(path, f"file (given as {option})")
 
 
-def output_path(path: str, option: str) -> Path:
+def output_path(path: str, option: str, example: str = "out.jsonl") -> Path:
     """A file the command will write (`--out`, `--report`...), checked before any work is done:
     a file name, not a directory, in a folder that exists (or is made) and takes a new file."""
     if not path:
         raise UserError(f"{option}: expected a file name, got an empty string")
     out = Path(path)
     if out.is_dir():
-        raise UserError(f"{path}: is a directory; {option} expects a file name, e.g. {out / 'out.jsonl'}")
+        raise UserError(f"{path}: is a directory; {option} expects a file name, e.g. {out / example}")
+    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise UserError(f"{path}: {blocking} is a file, not a folder; {option} cannot be written there")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out.parent):

@@ -25,11 +25,15 @@ NOTES = ("rlhub: registry: ", "rlhub: warning: ")
 
 
 def one_line_error(stderr: str) -> str:
-    """The one error line of a failed command (after at most the registry and warning notes);
-    fails the test on a traceback, a second error or any other output."""
+    """The error line of a failed command (after at most the registry and warning notes); fails
+    the test on a traceback, a second error or any other output. A file with several problems
+    (a registry, a run file) gets one `file:line: field: ...` line per problem after the first."""
+    import re
+
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert lines and "Traceback" not in stderr, stderr
-    *notes, error = lines
-    assert error.startswith("rlhub: error: "), stderr
-    assert all(line.startswith(NOTES) for line in notes), stderr
-    return error
+    at = next((i for i, line in enumerate(lines) if line.startswith("rlhub: error: ")), None)
+    assert at is not None, stderr
+    assert all(line.startswith(NOTES) for line in lines[:at]), stderr
+    assert all(re.match(r"^\S+:\d+: ", line) for line in lines[at + 1:]), stderr
+    return lines[at]

@@ -50,7 +50,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.concurrency <= 0 or args.max_tokens <= 0:
         raise UserError("--concurrency and --max-tokens must be positive")
     out = output_path(args.out, "--out")
-    report_path = output_path(args.report, "--report") if args.report else None
+    report_path = output_path(args.report, "--report", "report.html") if args.report else None
     cat = catalog(args)
     labels = load_labels(cat, args.prompts, args.n, args.seed, selected(args))
     api_key = args.api_key or os.environ.get("OPENAI_API_KEY", "EMPTY")

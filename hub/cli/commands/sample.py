@@ -20,7 +20,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     if args.n <= 0:
         raise UserError(f"--n must be a positive number of prompts, got {args.n}: nothing to sample")
     out = output_path(args.out, "--out")
-    state_out = output_path(args.state_out, "--state-out") if args.state_out else None
+    state_out = output_path(args.state_out, "--state-out", "state.json") if args.state_out else None
     summary = write_prompts(catalog(args), n=args.n, seed=args.seed, out=out, select=selected(args),
                             state_out=state_out, resume=args.resume)
     emit(args, summary, lambda: f"wrote {summary['n']} prompts to {summary['out']} "
