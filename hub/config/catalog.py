@@ -249,7 +249,7 @@ class Catalog:
             if spec is not None:
                 raise UnknownEnvironment(self._left_out(f"environment {env_id!r} is installed", [spec], env_id)) from None
             raise UnknownEnvironment(
-                f"environment {env_id!r} is not in registry {self.registry.name}{close_matches(env_id, sorted(self.envs))}"
+                f"environment {env_id!r} is not in {self.registry.called}{close_matches(env_id, sorted(self.envs))}"
             ) from None
 
     def select(self, pattern: str | None) -> list[ResolvedEnv]:
@@ -261,15 +261,20 @@ class Catalog:
             if offered:
                 raise UnknownEnvironment(self._left_out(f"{pattern!r} matches {len(offered)} installed environment(s)",
                                                         offered, pattern))
-            raise UnknownEnvironment(f"no environment in registry {self.registry.name} matches {pattern!r}"
+            raise UnknownEnvironment(f"no environment in {self.registry.called} matches {pattern!r}"
                                      f"{suggest_glob(pattern, sorted(self.envs))}")
         return matched
 
-    def _left_out(self, what: str, specs: list[EnvSpec], entry: str) -> str:
+    def _left_out(self, subject: str, specs: list[EnvSpec], entry: str) -> str:
         """Environments an installed plugin offers but the registry leaves out: say so, and the fix."""
         dists = ", ".join(sorted({f"{s.distribution} {s.version}" for s in specs}))
-        return (f"{what} from {dists} but registry {self.registry.name} leaves them out: add `- id: {entry!r}` "
-                f"to its environments, or pass --registry with a registry that names them")
+        it = "it" if len(specs) == 1 else "them"
+        if self.registry.is_union:
+            return (f"{subject} from {dists}, but no installed plugin's registry fragment selects {it}: list {it} "
+                    f"in a registry (`- id: {entry!r}` under environments:) and pass it with --registry, "
+                    f"or as ./registry.yaml")
+        return (f"{subject} from {dists}, but {self.registry.called} leaves {it} out: add `- id: {entry!r}` "
+                f"to its environments, or pass --registry with a registry that names {it}")
 
     def task(self, label: Label | str | dict) -> Task:
         label = label if isinstance(label, Label) else Label.parse(label)

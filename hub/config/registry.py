@@ -151,6 +151,11 @@ class Registry:
     def is_union(self) -> bool:
         return len(self.parts) > 1
 
+    @property
+    def called(self) -> str:
+        """How messages name it: 'registry FILE', or the installed plugins' registries."""
+        return self.name if self.is_union else f"registry {self.name}"
+
     def where(self, *loc: Any) -> str:
         """'file:line' of the YAML node at `loc` (e.g. ('environments', 3, 'weight'))."""
         if len(loc) >= 2 and loc[0] == "environments" and isinstance(loc[1], int) and loc[1] < len(self._entries):
@@ -240,7 +245,7 @@ def load(path: str | os.PathLike | None = None) -> Registry:
     shipped = {p.fragment: p for p in installed().plugins}
     names = ["rlhub (core)"] + [f"{shipped[s].distribution} {shipped[s].version}" for s in sources[1:]]
     return Registry.union([_read(s) for s in sources],
-                          name=f"no ./registry.yaml: the installed plugins' registries ({', '.join(names)})")
+                          name=f"the installed plugins' registries ({', '.join(names)}; no ./registry.yaml here)")
 
 
 def parse(text: str, path: Path) -> Registry:

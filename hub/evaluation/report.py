@@ -80,7 +80,10 @@ def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, An
     from ..core.env import Environment
     from ..core.verifier import VerifyContext
 
+    from tqdm import tqdm
+
     out = []
+    bar = tqdm(total=MAX_DRAWN, desc="drawings", unit="part", disable=None, leave=False)
     for rec in sorted(records, key=lambda r: bool(r.get("passed"))):
         if len(out) >= MAX_DRAWN:
             break
@@ -97,6 +100,8 @@ def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, An
         shown = {k: url for k, url in ((k, _png(v)) for k, v in pictures.items()) if url}
         if shown:
             out.append((rec, shown))
+            bar.update()
+    bar.close()
     return out
 
 

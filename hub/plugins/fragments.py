@@ -21,10 +21,11 @@ from types import ModuleType
 FRAGMENT = "registry.yaml"
 
 
-def fragment_of(module: ModuleType) -> Path | None:
-    """The registry fragment of the package holding `module`, or None (a lone module, no file)."""
-    package = module.__name__ if hasattr(module, "__path__") else (module.__package__ or "")
-    top = package.split(".", 1)[0]
+def fragment_of(module: ModuleType | object) -> Path | None:
+    """The registry fragment of the package holding `module`, or None (a lone module, an object
+    registered as a plugin, no such file)."""
+    package = getattr(module, "__name__", "") if hasattr(module, "__path__") else getattr(module, "__package__", None)
+    top = (package or "").split(".", 1)[0]
     if not top:
         return None
     try:

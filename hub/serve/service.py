@@ -60,7 +60,7 @@ class RewardService:
                          for i in range(self.config.workers)]
         logs.event("service.started", backend=self.backend.state(), workers=self.config.workers,
                    queue_limit=self.config.queue_limit, deadline_s=self.config.deadline_s,
-                   environments=len(self.catalog.envs))
+                   environments=len(self.catalog.envs), registry=getattr(self.catalog.registry, "name", None))
 
     async def stop(self, grace_s: float | None = None) -> None:
         """Refuse new requests, let those accepted be answered (each within its deadline), then stop."""

@@ -102,21 +102,21 @@ def test_installed_plugins_are_on_by_default_in_any_folder(plugin_dir, tmp_path)
     assert len(rows) == offered + 5 + len(datasets) and len(datasets) == 2
     assert rows["echo/upper-v1"]["tags"] == ["demo", "from-fragment"] and rows["echo/upper-v1"]["weight"] == 0.5
     assert plugins["rlhub_echo"]["registry"].endswith("rlhub_echo/registry.yaml")
-    assert "rlhub: registry: no ./registry.yaml: the installed plugins' registries (rlhub (core), " in listed.stderr
+    assert "rlhub: registry: the installed plugins' registries (rlhub (core), " in listed.stderr
     assert "rlhub-echo 1.2.3" in listed.stderr
     # installed but in no registry: named as such, with the fix
     shown = run_rlhub("show", "quiet/upper-v1", cwd=empty, pythonpath=plugin_dir)
     assert shown.returncode == 2
-    assert "environment 'quiet/upper-v1' is installed from rlhub-quiet 0.1 but registry" in shown.stderr
-    assert "add `- id: 'quiet/upper-v1'` to its environments" in shown.stderr
+    assert ("environment 'quiet/upper-v1' is installed from rlhub-quiet 0.1, but no installed plugin's registry "
+            "fragment selects it: list it in a registry (`- id: 'quiet/upper-v1'` under environments:)") in shown.stderr
     # a ./registry.yaml still decides, and says so
     (empty / "registry.yaml").write_text("environments:\n  - id: 'arith/add-v1'\n")
     local = run_rlhub("list", "--json", cwd=empty, pythonpath=plugin_dir)
     assert [r["id"] for r in json.loads(local.stdout)] == ["arith/add-v1"]
     assert "rlhub: registry: registry.yaml" in local.stderr
     left_out = run_rlhub("list", "echo/*", cwd=empty, pythonpath=plugin_dir)
-    assert "'echo/*' matches 1 installed environment(s) from rlhub-echo 1.2.3 but registry registry.yaml leaves them out" \
-        in left_out.stderr
+    assert ("'echo/*' matches 1 installed environment(s) from rlhub-echo 1.2.3, but registry registry.yaml leaves it "
+            "out: add `- id: 'echo/*'` to its environments") in left_out.stderr
 
 
 def test_the_shipped_plugins_fragments_are_their_registry_files():
