@@ -52,6 +52,26 @@ def median_time(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
+def synthetic_envs(count: int, num_tasks: int | None) -> list[types.SimpleNamespace]:
+    key = "row" if num_tasks is not None else "seed"
+    return [types.SimpleNamespace(id=f"syn/e{i}-v1", domain=f"d{i % 4}", weight=1.0 + i % 3, num_tasks=num_tasks,
+                                  label=lambda j, key=key: types.SimpleNamespace(row=j if key == "row" else None))
+            for i in range(count)]
+
+
+def sampling_without_replacement(n: int, repeat: int) -> None:
+    """Finite environments (drawn without replacement) against unbounded ones (the baseline: a
+    hash per draw), 100 environments each; and resuming a long stream (counts recomputed)."""
+    unbounded, finite = synthetic_envs(100, None), synthetic_envs(100, 5_000)
+    base = median_time(lambda: MixtureSampler(unbounded, seed=1).sample(n), repeat)
+    perm = median_time(lambda: MixtureSampler(finite, seed=1).sample(n), repeat)
+    state = {"seed": 1, "drawn": 10_000_000, "ids": [e.id for e in finite]}
+    resume = median_time(lambda: MixtureSampler(finite, seed=0).restore(state), repeat)
+    print(f"  unbounded seeds (baseline)        {n / base:12,.0f} labels/s")
+    print(f"  finite, without replacement       {n / perm:12,.0f} labels/s  ({perm / base:.2f}x the baseline's time)")
+    print(f"  resume after 10M draws (recount)  {resume * 1e3:8.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
@@ -81,6 +101,7 @@ def main() -> None:
         print("sampling:")
         print(f"  labels only                       {n / label_s:12,.0f} labels/s")
         print(f"  labels + prompts (make_task)      {len(labels) / prompt_s:12,.0f} prompts/s")
+        sampling_without_replacement(n, args.repeat)
 
     def run(cmd: list[str]) -> float:
         start = time.perf_counter()

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Installs everything rlhub needs on a fresh Debian/Ubuntu machine with Python >= 3.10:
-# bubblewrap (the sandbox), the libraries CadQuery's import needs, the core and every plugin.
+# bubblewrap (the sandbox), the libraries CadQuery's import needs, Chromium (the tests open
+# `rlhub eval --report` pages in it, headless), the core and every plugin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-if ! command -v bwrap >/dev/null || ! ldconfig -p | grep -q libGL.so.1 || [ ! -d /usr/share/fonts/truetype/dejavu ]; then
+if ! command -v bwrap >/dev/null || ! command -v chromium >/dev/null || ! ldconfig -p | grep -q libGL.so.1 \
+    || [ ! -d /usr/share/fonts/truetype/dejavu ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq bubblewrap libseccomp2 libgl1 libglu1-mesa libxrender1 libxext6 libx11-6 fonts-dejavu-core >/dev/null
+  # Debian's chromium (Ubuntu ships it as a snap, which containers lack): the report test skips without it
+  $SUDO apt-get install -y -qq chromium >/dev/null 2>&1 || echo "setup: chromium not installed; the report test will be skipped" >&2
 fi
 
 PY=${PYTHON:-python3}
 # The core and every plugin, editable (edits to hub/ and plugins/ take effect without reinstalling),
 # with the trainer glue's extras. torch 2.13.0 is the CPU build (unpinned would pull CUDA).
-pkgs=(-e ".[test,train]")
+pkgs=(-e ".[test,train,report]")
 for p in plugins/verifiers/*/ plugins/envs/*/; do
   [ -f "$p/pyproject.toml" ] && pkgs+=(-e "$p")
 done

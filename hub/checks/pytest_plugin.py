@@ -16,14 +16,14 @@ from .library import CHECKS, CheckFailed, CheckSkipped, in_other_process
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rlhub", "rlhub verifier checks")
-    group.addoption("--rlhub-registry", metavar="PATH", help="collect checks from this registry file")
+    group.addoption("--rlhub-registry", metavar="PATH", action="append", default=[],
+                    help="collect checks from this registry file (repeatable)")
     group.addoption("--rlhub-select", metavar="GLOB", help="only environments matching GLOB")
     group.addoption("--rlhub-seeds", type=int, default=2, metavar="N", help="task indices checked per environment")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    explicit = parent.config.getoption("rlhub_registry")
-    is_explicit = explicit is not None and Path(explicit).resolve() == file_path.resolve()
+    is_explicit = any(Path(p).resolve() == file_path.resolve() for p in parent.config.getoption("rlhub_registry"))
     if is_explicit or (file_path.suffix in (".yaml", ".yml") and file_path.name.startswith("registry")):
         return RegistryFile.from_parent(parent, path=file_path)
     return None

@@ -22,15 +22,19 @@ examples:
   rlhub verify --label '{"env": "arith/add-v1", "seed": 3}' --response-file answer.txt
   rlhub check 'arith/*'                        the verifier checks of those environments
 
-every command takes --registry PATH (default: ./registry.yaml, else the packaged default)
-and --json. exit codes: 0 ok, 1 "no" (not passed / check failed), 2 bad input, 3 no verdict.
+every command takes --registry PATH (default: ./registry.yaml, else the registries of the
+installed plugins together; each command names the one it used on stderr) and --json.
+exit codes: 0 ok, 1 "no" (not passed, a check failed, too many samples without a verdict),
+2 bad input (or nothing to do), 3 no verdict (the verifier failed).
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
     from ..core import __version__
 
-    parser = argparse.ArgumentParser(
+    from .common import Parser
+
+    parser = Parser(
         prog="rlhub", description="Environment hub and reward registry for RL post-training of LLMs.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"rlhub {__version__}")
@@ -62,4 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `rlhub list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:  # a file the user named could not be read or written
+        if exc.filename is None:
+            raise
+        print(f"rlhub: error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
 

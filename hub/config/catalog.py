@@ -6,7 +6,6 @@ the trainer glue. It maps labels to tasks, verifies responses, and opens episode
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,9 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import registry as registry_mod
+from . import envconfig, registry as registry_mod
 from .datasets import DatasetEnvironment
-from .yamlfile import one_line
+from .yamlfile import close_matches, closest, one_line
 from ..core.env import Environment, Episode
 from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError
 from ..plugins.manager import PluginSet, installed
@@ -53,14 +52,12 @@ class ResolvedEnv:
 
     @property
     def env(self) -> Environment:
-        """The environment instance; built with the registry's `env_config` when it has one."""
+        """The environment instance; built with the registry's `env_config` (checked when the
+        registry loaded) when it has one."""
         if not self.env_config:
             return self.spec.make()
         if self._env is None:
-            try:
-                self._env = self.spec.factory(self.spec.id, **self.env_config)
-            except (TypeError, ValueError) as exc:
-                raise RegistryError(f"{self.where}: env_config for {self.spec.id} was not accepted: {exc}") from None
+            self._env = build_env(self.spec, self.env_config, self.where)
         return self._env
 
     def label(self, index: int) -> Label:
@@ -76,9 +73,29 @@ class ResolvedEnv:
         return self.max_tasks if n is None else min(n, self.max_tasks)
 
 
-def suggest(name: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.5)
-    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+def build_env(spec: EnvSpec, config: dict[str, Any], where: str) -> Environment:
+    """The environment with a registry entry's `env_config`; a config it refuses is the registry's error."""
+    try:
+        env = spec.factory(spec.id, **config)
+    except (TypeError, ValueError) as exc:
+        raise RegistryError(f"{where}: env_config for {spec.id} was not accepted: {exc}") from None
+    if not isinstance(env, Environment):
+        raise TypeError(f"factory of {spec.id} returned {type(env).__name__}, not an Environment")
+    return env
+
+
+def suggest_glob(pattern: str, ids: list[str]) -> str:
+    """Close matches for a glob that matched nothing: the same glob under a close namespace
+    ('cadd/*' -> 'cad/*'), else the ids closest to its literal text."""
+    namespace, sep, rest = pattern.partition("/")
+    if sep and not any(ch in namespace for ch in "*?["):
+        spaces = sorted({i.split("/", 1)[0] for i in ids})
+        fixed = [f"{ns}/{rest}" for ns in closest(namespace, spaces)]
+        fixed = [g for g in fixed if any(fnmatch.fnmatchcase(i, g) for i in ids)]
+        if fixed:
+            return f"; did you mean {', '.join(repr(g) for g in fixed)}?"
+    literal = "".join(ch for ch in pattern if ch not in "*?[]")
+    return close_matches(literal, ids)
 
 
 class Catalog:
@@ -117,11 +134,11 @@ class Catalog:
         base_name = fields.pop("extends", "default")
         where = self.registry.where("profiles", name)
         if base_name not in known:
-            raise RegistryError(f"{where}: profiles.{name}.extends: unknown profile {base_name!r}{suggest(base_name, list(known))}")
+            raise RegistryError(f"{where}: profiles.{name}.extends: unknown profile {base_name!r}{close_matches(base_name, list(known))}")
         try:
             return known[base_name].merged(name=name, **fields)
         except ValidationError as exc:
-            raise RegistryError(f"{where}: profiles.{name}: {one_line(exc)}") from None
+            raise RegistryError(f"{where}: profiles.{name}: {one_line(exc, Profile)}") from None
 
     def _select(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
         if entry.dataset is not None:
@@ -135,13 +152,13 @@ class Catalog:
         """An entry pinned to a Hub release runs only with exactly that release installed."""
         release = entry.source.split("#", 1)[0].removeprefix("hf://")
         want = release.split("@", 1)[1].lstrip("v")
-        where = self.registry.where("environments", i, "source")
+        where = self.registry.at(i, "source")
         if not specs:
-            raise RegistryError(f"{where}: environments[{i}]: {entry.id!r} comes from {entry.source}, which is not "
+            raise RegistryError(f"{where}: {entry.id!r} comes from {entry.source}, which is not "
                                 f"installed: run `rlhub install {release} --trust` (or `rlhub install --from-registry`)")
         wrong = sorted({f"{s.distribution} {s.version}" for s in specs if s.version != want})
         if wrong:
-            raise RegistryError(f"{where}: environments[{i}]: the registry pins {entry.source} but {', '.join(wrong)} "
+            raise RegistryError(f"{where}: the registry pins {entry.source} but {', '.join(wrong)} "
                                 f"is installed: run `rlhub install {release} --trust`")
 
     def _match(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
@@ -151,18 +168,14 @@ class Catalog:
             matched = [env_id for env_id in ids if fnmatch.fnmatchcase(env_id, pattern)]
             if not matched and not entry.optional and not entry.source:
                 raise RegistryError(
-                    f"{self.registry.where('environments', i, 'id')}: environments[{i}].id: "
-                    f"glob {pattern!r} matches no installed environment "
-                    "(install the plugin that provides it, or set `optional: true`)"
+                    f"{self.registry.at(i, 'id')}: glob {pattern!r} matches no installed environment"
+                    f"{suggest_glob(pattern, ids)} (install the plugin that provides it, or set `optional: true`)"
                 )
             return [self.plugins.envs[m] for m in matched]
         if pattern not in self.plugins.envs:
             if entry.optional or entry.source:
                 return []
-            raise UnknownEnvironment(
-                f"{self.registry.where('environments', i, 'id')}: environments[{i}].id: "
-                f"unknown environment {pattern!r}{suggest(pattern, ids)}"
-            )
+            raise UnknownEnvironment(f"{self.registry.at(i, 'id')}: unknown environment {pattern!r}{close_matches(pattern, ids)}")
         return [self.plugins.envs[pattern]]
 
     def _dataset_spec(self, i: int, entry: EnvEntry) -> EnvSpec:
@@ -170,14 +183,14 @@ class Catalog:
         assert src is not None
         where = self.registry.where("environments", i, "dataset")
         if src.path is not None:
-            path = self.registry.resolve_path(src.path)
+            path = self.registry.resolve_path(src.path, i)
             if not path.exists():
-                raise RegistryError(f"{where}: environments[{i}].dataset.path: no such file {str(path)!r}")
+                raise RegistryError(f"{self.registry.at(i, 'dataset', 'path')}: no such file {str(path)!r}")
             src = src.model_copy(update={"path": str(path)})
         if entry.verifier is None:
-            raise RegistryError(f"{where}: environments[{i}]: a dataset environment needs a 'verifier'")
+            raise RegistryError(f"{self.registry.at(i)}: a dataset environment needs a 'verifier'")
         if src.id in self.plugins.envs:
-            raise RegistryError(f"{where}: environments[{i}].dataset.id: {src.id!r} is already a registered environment")
+            raise RegistryError(f"{self.registry.at(i, 'dataset', 'id')}: {src.id!r} is already a registered environment")
         return EnvSpec(
             id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where),
             verifier=entry.verifier, domain=src.domain or src.id.split("/", 1)[0],
@@ -189,41 +202,54 @@ class Catalog:
         vname = entry.verifier or spec.verifier
         vspec = self.plugins.verifiers.get(vname)
         if vspec is None:
-            raise UnknownVerifier(
-                f"{self.registry.where('environments', i, 'verifier')}: environments[{i}].verifier: "
-                f"unknown verifier {vname!r} (for {spec.id}){suggest(vname, sorted(self.plugins.verifiers))}"
-            )
+            raise UnknownVerifier(f"{self.registry.at(i, 'verifier')}: unknown verifier {vname!r} (for {spec.id})"
+                                  f"{close_matches(vname, sorted(self.plugins.verifiers))}")
         # The registry's config refines the environment's default config for the same verifier.
         base = spec.verifier_config if vname == spec.verifier else {}
         try:
             config = vspec.cls.Config.model_validate({**base, **entry.verifier_config})
         except ValidationError as exc:
-            problems = one_line(exc)
-            raise RegistryError(
-                f"{self.registry.where('environments', i, 'verifier_config')}: environments[{i}].verifier_config "
-                f"for {vname!r}: {problems}"
-            ) from None
+            raise RegistryError(f"{self.registry.at(i, 'verifier_config')} for {vname!r}: "
+                                f"{one_line(exc, vspec.cls.Config)}") from None
         pname = entry.profile or spec.profile
         if pname not in self.profiles:
-            raise RegistryError(
-                f"{self.registry.where('environments', i, 'profile')}: environments[{i}].profile: "
-                f"unknown sandbox profile {pname!r}{suggest(pname, sorted(self.profiles))}"
-            )
+            raise RegistryError(f"{self.registry.at(i, 'profile')}: unknown sandbox profile {pname!r}"
+                                f"{close_matches(pname, sorted(self.profiles))}")
+        env_config, built = self._env_config(i, entry, spec)
         identity = VerifierIdentity(vname, vspec.distribution, vspec.version, VerifierIdentity.hash_config(config))
         return ResolvedEnv(
             spec=spec, verifier=vspec.cls(config), identity=identity, profile=self.profiles[pname],
             weight=weight, tags=tuple(dict.fromkeys((*spec.tags, *entry.tags))),
             max_turns=entry.limits.max_turns or spec.max_turns, max_tasks=entry.limits.max_tasks,
-            where=where, env_config=dict(entry.env_config),
+            where=where, env_config=env_config, _env=built,
         )
+
+    def _env_config(self, i: int, entry: EnvEntry, spec: EnvSpec) -> tuple[dict[str, Any], Environment | None]:
+        """The entry's env_config, checked now against what the environment's factory accepts
+        (and the environment, when the only way to check was to build it)."""
+        if not entry.env_config:
+            return {}, None
+        try:
+            config = envconfig.check(spec.factory, entry.env_config)
+        except envconfig.EnvConfigProblem as exc:
+            lines = [f"{self.registry.at(i, 'env_config', *loc)} (for {spec.id}): {text.split(': ', 1)[-1]}"
+                     for loc, text in exc.found]
+            raise RegistryError("\n".join(lines)) from None
+        if config is None:  # a factory taking **options: build the environment to find out now
+            config = dict(entry.env_config)
+            return config, build_env(spec, config, self.registry.at(i, "env_config"))
+        return config, None
 
     # -- use ----------------------------------------------------------------------------------
     def get(self, env_id: str) -> ResolvedEnv:
         try:
             return self.envs[env_id]
         except KeyError:
+            spec = self.plugins.envs.get(env_id)
+            if spec is not None:
+                raise UnknownEnvironment(self._left_out(f"environment {env_id!r} is installed", [spec], env_id)) from None
             raise UnknownEnvironment(
-                f"environment {env_id!r} is not in registry {self.registry.path}{suggest(env_id, sorted(self.envs))}"
+                f"environment {env_id!r} is not in {self.registry.called}{close_matches(env_id, sorted(self.envs))}"
             ) from None
 
     def select(self, pattern: str | None) -> list[ResolvedEnv]:
@@ -231,8 +257,24 @@ class Catalog:
             return list(self.envs.values())
         matched = [e for e in self.envs.values() if fnmatch.fnmatchcase(e.id, pattern)]
         if not matched:
-            raise UnknownEnvironment(f"no environment in {self.registry.path} matches {pattern!r}{suggest(pattern, sorted(self.envs))}")
+            offered = [s for i, s in sorted(self.plugins.envs.items()) if fnmatch.fnmatchcase(i, pattern)]
+            if offered:
+                raise UnknownEnvironment(self._left_out(f"{pattern!r} matches {len(offered)} installed environment(s)",
+                                                        offered, pattern))
+            raise UnknownEnvironment(f"no environment in {self.registry.called} matches {pattern!r}"
+                                     f"{suggest_glob(pattern, sorted(self.envs))}")
         return matched
+
+    def _left_out(self, subject: str, specs: list[EnvSpec], entry: str) -> str:
+        """Environments an installed plugin offers but the registry leaves out: say so, and the fix."""
+        dists = ", ".join(sorted({f"{s.distribution} {s.version}" for s in specs}))
+        it = "it" if len(specs) == 1 else "them"
+        if self.registry.is_union:
+            return (f"{subject} from {dists}, but no installed plugin's registry fragment selects {it}: list {it} "
+                    f"in a registry (`- id: {entry!r}` under environments:) and pass it with --registry, "
+                    f"or as ./registry.yaml")
+        return (f"{subject} from {dists}, but {self.registry.called} leaves {it} out: add `- id: {entry!r}` "
+                f"to its environments, or pass --registry with a registry that names {it}")
 
     def task(self, label: Label | str | dict) -> Task:
         label = label if isinstance(label, Label) else Label.parse(label)

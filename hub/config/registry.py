@@ -130,33 +130,122 @@ class RegistryFile(_Strict):
 
 
 class Registry:
-    """A parsed registry file and where it came from (for error messages)."""
+    """A parsed registry and where each part of it came from (for error messages).
 
-    def __init__(self, data: RegistryFile, doc: YamlDoc) -> None:
+    Usually one file. The default registry, when no ./registry.yaml exists, is the union of the
+    core's and every installed plugin's fragment (`hub.plugins.fragments`): each entry keeps
+    its own file and line, and a dataset path stays relative to the fragment that names it.
+    """
+
+    def __init__(self, data: RegistryFile, doc: YamlDoc, name: str | None = None,
+                 parts: list[tuple[YamlDoc, RegistryFile]] | None = None) -> None:
         self.data = data
         self.doc = doc
         self.path = doc.path
+        self.name = name or str(doc.path)  # how commands name it: a path, or the installed plugins' union
+        self.parts = parts or [(doc, data)]
+        self._entries = [(d, j) for d, f in self.parts for j in range(len(f.environments))]
+        self.files = [d.path for d, _ in self.parts]
+
+    @property
+    def is_union(self) -> bool:
+        return len(self.parts) > 1
+
+    @property
+    def called(self) -> str:
+        """How messages name it: 'registry FILE', or the installed plugins' registries."""
+        return self.name if self.is_union else f"registry {self.name}"
 
     def where(self, *loc: Any) -> str:
         """'file:line' of the YAML node at `loc` (e.g. ('environments', 3, 'weight'))."""
+        if len(loc) >= 2 and loc[0] == "environments" and isinstance(loc[1], int) and loc[1] < len(self._entries):
+            doc, j = self._entries[loc[1]]
+            return doc.where("environments", j, *loc[2:])
+        if len(loc) >= 2 and loc[0] == "profiles":
+            doc = next((d for d, f in self.parts if loc[1] in f.profiles), self.doc)
+            return doc.where(*loc)
         return self.doc.where(*loc)
 
-    def resolve_path(self, p: str) -> Path:
-        """Paths in a registry are relative to the registry file, not to the working directory."""
+    def at(self, i: int, *fields: Any) -> str:
+        """'file:line: environments[j].field' for entry `i` (j: its index in its own file)."""
+        j = self._entries[i][1] if i < len(self._entries) else i
+        path = "".join(f"[{f}]" if isinstance(f, int) else f".{f}" for f in fields)
+        return f"{self.where('environments', i, *fields)}: environments[{j}]{path}"
+
+    def resolve_path(self, p: str, entry: int | None = None) -> Path:
+        """Paths in a registry are relative to the file that names them, not to the working directory."""
         path = Path(os.path.expanduser(p))
-        return path if path.is_absolute() else (self.path.parent / path)
+        base = self._entries[entry][0].path if entry is not None and entry < len(self._entries) else self.path
+        return path if path.is_absolute() else (base.parent / path)
+
+    @classmethod
+    def union(cls, docs: list[tuple[YamlDoc, RegistryFile]], name: str) -> "Registry":
+        """One registry from several fragments: their environments in order (the last entry for an
+        id wins), their profiles and sampling settings merged; a contradiction is an error."""
+        profiles: dict[str, dict[str, Any]] = {}
+        caps: dict[str, float] = {}
+        temperature: tuple[float, YamlDoc] | None = None
+        for doc, f in docs:
+            for pname, fields in f.profiles.items():
+                if pname in profiles and profiles[pname] != fields:
+                    raise RegistryError(f"{doc.where('profiles', pname)}: profiles.{pname}: defined differently by "
+                                        f"another installed plugin's registry; name it in a ./registry.yaml instead")
+                profiles[pname] = fields
+            for domain, cap in f.sampling.domain_caps.items():
+                if caps.get(domain, cap) != cap:
+                    raise RegistryError(f"{doc.where('sampling', 'domain_caps', domain)}: sampling.domain_caps.{domain}: "
+                                        f"another installed plugin's registry caps it at {caps[domain]}")
+                caps[domain] = cap
+            if "temperature" in f.sampling.model_fields_set:
+                if temperature is not None and temperature[0] != f.sampling.temperature:
+                    raise RegistryError(f"{doc.where('sampling', 'temperature')}: sampling.temperature: "
+                                        f"{temperature[1].path} sets {temperature[0]}; set one in a ./registry.yaml instead")
+                temperature = (f.sampling.temperature, doc)
+        data = RegistryFile(
+            profiles=profiles, environments=[e for _, f in docs for e in f.environments],
+            sampling=Sampling(temperature=temperature[0] if temperature else 1.0, domain_caps=caps))
+        return cls(data, docs[0][0], name=name, parts=docs)
 
 
-def default_path() -> Path:
+CORE_FRAGMENT = Path(__file__).with_name("default_registry.yaml")
+
+
+def local_path() -> Path | None:
     local = Path("registry.yaml")
-    if local.is_file():
-        return local
-    return Path(__file__).with_name("default_registry.yaml")
+    return local if local.is_file() else None
+
+
+def default_sources() -> list[Path]:
+    """The files of the default registry: ./registry.yaml, else the core's fragment and every
+    installed plugin's (`rlhub plugins` lists them)."""
+    local = local_path()
+    if local is not None:
+        return [local]
+    from ..plugins.manager import installed
+
+    return [CORE_FRAGMENT, *(p.fragment for p in installed().plugins if p.fragment is not None and not p.error)]
+
+
+def _read(path: str | os.PathLike) -> tuple[YamlDoc, RegistryFile]:
+    doc = load_yaml(path, "registry file", RegistryError)
+    return doc, doc.validate(RegistryFile)
 
 
 def load(path: str | os.PathLike | None = None) -> Registry:
-    doc = load_yaml(path if path is not None else default_path(), "registry file", RegistryError)
-    return Registry(doc.validate(RegistryFile), doc)
+    """The registry at `path`; by default ./registry.yaml, else the installed plugins' union."""
+    if path is not None:
+        doc, data = _read(path)
+        return Registry(data, doc)
+    sources = default_sources()
+    if len(sources) == 1:
+        doc, data = _read(sources[0])
+        return Registry(data, doc)
+    from ..plugins.manager import installed
+
+    shipped = {p.fragment: p for p in installed().plugins}
+    names = ["rlhub (core)"] + [f"{shipped[s].distribution} {shipped[s].version}" for s in sources[1:]]
+    return Registry.union([_read(s) for s in sources],
+                          name=f"the installed plugins' registries ({', '.join(names)}; no ./registry.yaml here)")
 
 
 def parse(text: str, path: Path) -> Registry:

@@ -8,7 +8,10 @@ so each error names the file, the line and the field, and says what was expected
 
 from __future__ import annotations
 
+import difflib
 import os
+import types
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,7 +44,8 @@ class YamlDoc:
         try:
             return model.model_validate(self.data if data is None else data)
         except ValidationError as exc:
-            raise self.error("\n".join(f"{self.where(*loc)}: {text}" for loc, text in problems(exc, at))) from None
+            found = sorted(problems(exc, at, model), key=lambda p: line_of(self.node, p[0]))  # in file order
+            raise self.error("\n".join(f"{self.where(*loc)}: {text}" for loc, text in found)) from None
 
 
 def parse_yaml(text: str, path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> YamlDoc:
@@ -65,23 +69,66 @@ def load_yaml(path: str | os.PathLike, what: str, error: type[UserError] = UserE
     return parse_yaml(read_text(path, what, error), path, what, error)
 
 
-def problems(exc: ValidationError, at: tuple = ()) -> list[tuple[tuple, str]]:
+def closest(name: str, choices: list[str]) -> list[str]:
+    """Up to three of `choices` that `name` looks like a misspelling of."""
+    return difflib.get_close_matches(name, choices, n=3, cutoff=0.5)
+
+
+def close_matches(name: str, choices: list[str]) -> str:
+    """'; did you mean 'weight'?' when `name` looks like a misspelling of one of `choices`."""
+    close = closest(name, choices)
+    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+
+def fields_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
+    """The field names a model accepts at `loc` (through nested models, lists, dicts, Optional)."""
+    node: Any = model
+    for key in loc:
+        node = _unoptional(node)
+        origin, args = typing.get_origin(node), typing.get_args(node)
+        if isinstance(node, type) and issubclass(node, BaseModel):
+            field = node.model_fields.get(str(key))
+            node = field.annotation if field is not None else None
+        elif origin in (list, tuple, set, frozenset) and args:
+            node = args[0]
+        elif origin is dict and len(args) == 2:
+            node = args[1]
+        else:
+            return []
+    node = _unoptional(node)
+    return list(node.model_fields) if isinstance(node, type) and issubclass(node, BaseModel) else []
+
+
+def _unoptional(tp: Any) -> Any:
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return args[0] if len(args) == 1 else tp
+    return tp
+
+
+def problems(exc: ValidationError, at: tuple = (), model: type[BaseModel] | None = None) -> list[tuple[tuple, str]]:
     """A pydantic error as (location, 'field.path: message (got value)') pairs; `at` is where in
-    the file the validated data sits."""
+    the file the validated data sits. With `model`, an unknown field gets the close matches
+    among the fields allowed there."""
     out = []
     for err in exc.errors():
-        loc = at + tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
+        raw = tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
+        loc = at + raw
         field = ".".join(map(str, loc)) or "(top level)"
         msg = {"extra_forbidden": "unknown field", "missing": "required field is missing"}.get(err["type"], err["msg"])
+        if err["type"] == "extra_forbidden" and raw:
+            allowed = fields_at(model, raw[:-1])
+            if allowed:
+                msg += f"{close_matches(str(raw[-1]), allowed)} (expected one of: {', '.join(allowed)})"
         got = err.get("input")
         shown = "" if err["type"] in ("missing", "extra_forbidden") or isinstance(got, (dict, list)) else f" (got {got!r})"
         out.append((loc, f"{field}: {msg}{shown}"))
     return out
 
 
-def one_line(exc: ValidationError) -> str:
+def one_line(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
     """A pydantic error as one line, for values that did not come from a file (a CLI flag)."""
-    return "; ".join(text for _, text in problems(exc))
+    return "; ".join(text for _, text in problems(exc, model=model))
 
 
 def line_of(node: yaml.Node | None, loc: tuple) -> int:

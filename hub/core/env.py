@@ -105,6 +105,12 @@ class Environment:
     def generate(self, rng: random.Random, index: int) -> Task:  # pragma: no cover
         raise NotImplementedError
 
+    def drawings(self, task: Task, response: str, ctx: "VerifyContext") -> dict[str, bytes]:
+        """Pictures a report shows beside a response, as PNG bytes by caption (e.g. "reference"
+        and "candidate" drawings of a part). Anything built from the response is built in the
+        sandbox (`ctx.sandbox`), never here. Default: none."""
+        return {}
+
     def episode(self, task: Task, verifier: "Verifier", ctx: "VerifyContext") -> Episode:
         return Episode(task, verifier, ctx, max_turns=self.max_turns)
 

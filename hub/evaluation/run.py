@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable
@@ -21,6 +21,9 @@ from tqdm import tqdm
 from ..core.errors import UserError
 from ..core.files import read_jsonl
 from ..core.task import Label
+from .verdicts import failure_reason
+
+TOP_REASONS = 3  # failure reasons shown per environment
 
 
 def load_labels(catalog, prompts_file: str | None, n: int, seed: int, select: str | None) -> list[str]:
@@ -32,7 +35,12 @@ def load_labels(catalog, prompts_file: str | None, n: int, seed: int, select: st
             if not isinstance(record, dict) or "label" not in record:
                 raise UserError(f"{prompts_file}:{i}: expected {expected}")
             labels.append(record["label"])
-        return labels[:n] if n else labels
+        labels = labels[:n] if n else labels
+        if not labels:
+            raise UserError(f"{prompts_file}: no labels in it: nothing to evaluate")
+        return labels
+    if n <= 0:
+        raise UserError(f"--n must be a positive number of tasks, got {n}: nothing to evaluate")
     from ..mixture.splits import split_labels
 
     _, held = split_labels(catalog, 1, n, seed, select)
@@ -47,7 +55,7 @@ async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], po
                 step_timeout: float) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     record: dict[str, Any] = {"label": label, "env": None, "model": model, "turns": [], "reward": 0.0,
-                              "passed": False, "error": None}
+                              "passed": False, "error": None, "tokens": 0}
     start = time.perf_counter()
     try:
         record["env"] = Label.parse(label).env
@@ -58,9 +66,11 @@ async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], po
         while True:
             reply = await client.chat.completions.create(model=model, messages=messages, **gen)
             action = reply.choices[0].message.content or ""
+            tokens = reply.usage.completion_tokens if reply.usage is not None else None
+            record["tokens"] += tokens or 0
             step = await asyncio.wait_for(loop.run_in_executor(pool, episode.step, action), step_timeout)
             record["turns"].append({"action": action, "observation": step.observation, "done": step.done,
-                                    "finish_reason": reply.choices[0].finish_reason})
+                                    "finish_reason": reply.choices[0].finish_reason, "tokens": tokens})
             if step.done:
                 break
             messages = messages + [{"role": "assistant", "content": action}, {"role": "user", "content": step.observation}]
@@ -105,7 +115,9 @@ async def run_eval(catalog, labels: list[str], base_url: str, model: str, out: P
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per environment: tasks, mean reward, pass rate, errors, mean turns; plus an 'all' row."""
+    """Per environment, then an 'all' row: tasks, mean reward, pass rate, samples without a
+    verdict, mean turns, mean completion tokens, truncation rate (a reply cut at --max-tokens),
+    mean seconds per episode and the most common failure reasons."""
     groups: dict[str, list[dict]] = defaultdict(list)
     for r in records:
         groups[r.get("env") or "?"].append(r)
@@ -113,10 +125,16 @@ def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for env in sorted(groups, key=lambda e: (e == "all", e)):
         rs = groups[env]
-        rows.append({"env": env, "n": len(rs), "reward": sum(r["reward"] for r in rs) / len(rs),
-                     "pass_rate": sum(bool(r["passed"]) for r in rs) / len(rs),
+        n = len(rs)
+        reasons = Counter(x for x in map(failure_reason, rs) if x)
+        rows.append({"env": env, "n": n, "reward": sum(r["reward"] for r in rs) / n,
+                     "pass_rate": sum(bool(r["passed"]) for r in rs) / n,
                      "errors": sum(r.get("error") is not None for r in rs),
-                     "turns": sum(len(r.get("turns", [])) for r in rs) / len(rs)})
+                     "turns": sum(len(r.get("turns", [])) for r in rs) / n,
+                     "tokens": sum(r.get("tokens") or 0 for r in rs) / n,
+                     "truncated": sum(any(t.get("finish_reason") == "length" for t in r.get("turns", [])) for r in rs) / n,
+                     "seconds": sum(r.get("seconds") or 0.0 for r in rs) / n,
+                     "reasons": reasons.most_common(TOP_REASONS)})
     return rows
 
 

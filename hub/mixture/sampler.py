@@ -3,15 +3,21 @@
 p(env) ~ weight ** (1 / temperature), then per-domain caps are applied by water-filling (a
 capped domain is pinned at its cap and the excess goes to the others in proportion).
 
-Draws are counter-based: the i-th label is a pure function of (seed, i), computed with a
-vectorised splitmix64 hash. So the stream does not depend on how it is cut into batches, and
-the whole state to save with a checkpoint is `{"seed", "drawn"}`.
+Draws are counter-based: the i-th environment is a pure function of (seed, i), computed with a
+vectorised splitmix64 hash. An environment with unbounded seeds gets a seed hashed the same
+way. An environment with a finite number of tasks (a dataset, or `limits.max_tasks`) is drawn
+without replacement: its k-th draw is position k % N of a permutation of its N tasks, a fresh
+one per epoch k // N, so no task repeats before every task of it was used. k is the number of
+earlier draws that chose it, itself a function of (seed, i): the stream still does not depend
+on how it is cut into batches, and the whole state to save with a checkpoint is
+`{"seed", "drawn"}` (resuming recounts the draws per environment).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Any, Iterable
 
 import numpy as np
@@ -20,6 +26,8 @@ from ..core.errors import UserError
 from ..core.task import Label
 
 _UNBOUNDED = 2**31 - 1  # seeds for generated environments are drawn from [0, 2**31 - 1)
+_RECOUNT_CHUNK = 1 << 20  # draws recounted at a time when resuming
+_PERMUTATIONS_KEPT = 8  # (environment, epoch) permutations cached
 _M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -83,6 +91,11 @@ class MixtureSampler:
         probs = mixture({e.id: e.weight for e in envs}, {e.id: e.domain for e in envs}, temperature, domain_caps)
         self.probs = np.array([probs[i] for i in self.ids])
         self.highs = np.array([e.num_tasks or _UNBOUNDED for e in envs], dtype=np.int64)
+        self.finite = np.array([e.num_tasks is not None for e in envs])
+        # a stable key per environment (never Python's hash): its permutations do not depend on
+        # which other environments are in the mixture or in what order
+        self._env_keys = [int.from_bytes(hashlib.sha256(i.encode()).digest()[:8], "little") for i in self.ids]
+        self._permutations: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         keys = ["row" if e.label(0).row is not None else "seed" for e in envs]
         self._prefix = [Label.json_prefix(i, k) for i, k in zip(self.ids, keys)]
         self._cum = np.cumsum(self.probs)
@@ -91,22 +104,65 @@ class MixtureSampler:
             raise UserError(f"seed must be non-negative, got {seed}")
         self.seed = seed
         self.drawn = 0
+        self.counts = np.zeros(len(envs), dtype=np.int64)  # draws so far that chose each environment
+
+    def _which(self, start: int, n: int) -> np.ndarray:
+        """The environments of draws start..start+n."""
+        return np.searchsorted(self._cum, _uniform(self.seed, start, n, 0), side="right")
 
     def sample(self, n: int) -> list[str]:
         """The next n labels, as JSON strings."""
-        which = np.searchsorted(self._cum, _uniform(self.seed, self.drawn, n, 0), side="right")
+        which = self._which(self.drawn, n)
         index = (_uniform(self.seed, self.drawn, n, 1) * self.highs[which]).astype(np.int64)
+        for w in np.unique(which[self.finite[which]]).tolist():
+            at = np.flatnonzero(which == w)
+            index[at] = self._without_replacement(w, self.counts[w] + np.arange(len(at), dtype=np.int64))
+            self.counts[w] += len(at)
         self.drawn += n
         prefix = self._prefix
         return [f"{prefix[w]}{i}}}" for w, i in zip(which.tolist(), index.tolist())]
+
+    def _without_replacement(self, w: int, k: np.ndarray) -> np.ndarray:
+        """The task index of environment w's k-th draws: epoch k // N, position k % N."""
+        size = int(self.highs[w])
+        epochs = k // size
+        out = np.empty_like(k)
+        for epoch in np.unique(epochs).tolist():
+            mask = epochs == epoch
+            out[mask] = self._permutation(w, epoch)[k[mask] % size]
+        return out
+
+    def _permutation(self, w: int, epoch: int) -> np.ndarray:
+        """Environment w's task order in one epoch, from (seed, environment, epoch) alone."""
+        key = (w, epoch)
+        if key not in self._permutations:
+            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([self.seed, self._env_keys[w], epoch])))
+            self._permutations[key] = rng.permutation(int(self.highs[w]))
+            while len(self._permutations) > _PERMUTATIONS_KEPT:
+                self._permutations.popitem(last=False)
+        return self._permutations[key]
 
     def state(self) -> dict[str, Any]:
         return {"seed": self.seed, "drawn": self.drawn, "ids": self.ids}
 
     def restore(self, state: dict[str, Any]) -> "MixtureSampler":
+        if not isinstance(state, dict):
+            raise UserError(f"sampler state must be a JSON object with 'seed', 'drawn' and 'ids', got {type(state).__name__}")
         if state.get("ids") != self.ids:
             raise UserError("sampler state was saved for a different set of environments; cannot resume")
-        self.seed, self.drawn = int(state["seed"]), int(state["drawn"])
+        try:
+            seed, drawn = int(state["seed"]), int(state["drawn"])
+        except (KeyError, TypeError, ValueError):
+            raise UserError("sampler state lacks a whole 'seed' and 'drawn'; was it written by --state-out?") from None
+        if seed < 0 or drawn < 0:
+            raise UserError(f"sampler state has a negative seed or count ({seed}, {drawn})")
+        self.seed, self.drawn = seed, drawn
+        self.counts[:] = 0
+        self._permutations.clear()
+        if self.finite.any():  # recount each environment's draws so far: the state stays two numbers
+            for start in range(0, drawn, _RECOUNT_CHUNK):
+                which = self._which(start, min(_RECOUNT_CHUNK, drawn - start))
+                self.counts += np.bincount(which, minlength=len(self.ids))
         return self
 
     def dumps_state(self) -> str:

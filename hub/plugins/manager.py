@@ -12,11 +12,13 @@ import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Callable
 
 import pluggy
 
 from . import hookspecs
+from .fragments import fragment_of
 from ..core.env import Environment
 from ..sandbox.profile import DEFAULT_PROFILES, Profile
 from .specs import EnvSpec, VerifierSpec
@@ -25,7 +27,7 @@ from ..core.verifier import Verifier
 # The core's own plugins: the examples, and the CLI's verbs (in the order `rlhub --help` lists them).
 BUILTIN_PLUGINS = (
     "hub.plugins.builtin.arith", "hub.plugins.builtin.exact",
-    *(f"hub.cli.commands.{verb}" for verb in ("browse", "sample", "grade", "check", "serve", "train", "evaluate", "publish")),
+    *(f"hub.cli.commands.{verb}" for verb in ("browse", "sample", "grade", "play", "check", "serve", "train", "evaluate", "publish")),
 )
 CORE_DIST = "rlhub"
 
@@ -45,6 +47,7 @@ class PluginInfo:
     envs: int = 0
     verifiers: int = 0
     error: str | None = None
+    fragment: Path | None = None  # its registry fragment (package data `registry.yaml`), if it ships one
 
 
 @dataclass
@@ -99,6 +102,8 @@ def collect(extra_plugins: list[tuple[str, Any]] = ()) -> PluginSet:
         try:
             module = load()
             info.module = getattr(module, "__name__", repr(module))
+            if dist != CORE_DIST:  # the core's own fragment is the packaged default registry
+                info.fragment = fragment_of(module)
             if pm.is_registered(module):
                 raise ValueError(f"module {info.module} is registered twice")
             pm.register(module, name=f"{dist}:{name}")

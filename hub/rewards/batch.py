@@ -8,14 +8,17 @@ much later with an unrelated error. So every failure becomes a defined reward pl
 
 from __future__ import annotations
 
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from typing import Any, Sequence
 
 from ..core.errors import UserError
 from .outcome import Outcome, parse_label, verify_one
-from .policy import FLAGS, RewardPolicy, log_key
-from .query import cut_response
+from .policy import FLAGS, PROMPT_MISMATCH, RewardPolicy, log_key
+from .query import cut
+
+log = logging.getLogger("rlhub.rewards")
 
 
 def reply(outcomes: Sequence[Outcome]) -> dict[str, Any]:
@@ -24,6 +27,7 @@ def reply(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     extra_logs = {log_key("passed"): [float(o.passed) for o in outcomes]}
     for flag in FLAGS:
         extra_logs[log_key(flag)] = [float(o.kind == flag) for o in outcomes]
+    extra_logs[log_key(PROMPT_MISMATCH)] = [float(o.prompt_mismatch) for o in outcomes]
     return {"rewards": rewards, "scores": list(rewards), "extra_logs": extra_logs}
 
 
@@ -35,9 +39,10 @@ def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], la
     if len(prompts) != n or len(labels) != n:
         raise UserError(f"queries, prompts and labels must have the same length, got {n}, {len(prompts)}, {len(labels)}")
     parsed = [parse_label(raw, policy) for raw in labels]
+    cuts = [cut(queries[i], prompts[i] or "") for i in range(n)]
 
     def one(i: int) -> Outcome:
-        return verify_one(catalog, parsed[i], cut_response(queries[i], prompts[i] or ""), policy)
+        return verify_one(catalog, parsed[i], cuts[i].response, policy)
 
     own_pool = pool is None
     pool = pool or ThreadPoolExecutor(max_workers=max(1, min(policy.max_workers, n)))
@@ -57,4 +62,14 @@ def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], la
     finally:
         if own_pool:
             pool.shutdown(wait=False, cancel_futures=True)
+    warn_bad_labels([o for o in outcomes if o.kind == "bad_label"])
+    for o, c in zip(outcomes, cuts):
+        o.prompt_mismatch = c.prompt_mismatch
     return reply(outcomes)
+
+
+def warn_bad_labels(outcomes: Sequence[Outcome]) -> None:
+    """Bad labels are the data's fault, not the model's: worth a warning, once per batch."""
+    if outcomes:
+        log.warning("%d sample(s) with a bad label (reward %s, flagged rlhub/bad_label); the first: %s",
+                    len(outcomes), outcomes[0].reward, outcomes[0].error)

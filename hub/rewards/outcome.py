@@ -20,6 +20,7 @@ class Outcome:
     verify_s: float = 0.0
     attempts: int = 1
     worker: str = ""  # where it ran (thread name or Ray node id), for logs
+    prompt_mismatch: bool = False  # the query did not contain its prompt (see query.cut)
 
     def to_dict(self) -> dict[str, Any]:
         """For crossing a process boundary (a Ray actor's reply)."""

@@ -9,6 +9,8 @@ from typing import Literal
 Kind = Literal["ok", "no_verdict", "timeout", "bad_label"]
 # Every reply logs one flag per failure kind, under these names, in this order.
 FLAGS: tuple[Kind, ...] = ("timeout", "no_verdict", "bad_label")
+# A flag beside the kind: the sample was graded, but its query did not contain its prompt.
+PROMPT_MISMATCH = "prompt_mismatch"
 LOG_PREFIX = "rlhub/"
 
 

@@ -36,18 +36,49 @@ def bwrap_path() -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def python_dirs() -> tuple[str, ...]:
-    """The interpreter and its site-packages, made visible read-only."""
-    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    dirs.update(site.getsitepackages())
-    found = tuple(sorted(os.path.realpath(d) for d in dirs if os.path.isdir(d)))
-    hidden = [d for d in found + (os.path.abspath(sys.executable),) if d.startswith(("/tmp/", "/dev/shm/"))]
+def python_binds() -> tuple[tuple[str, str], ...]:
+    """The interpreter and its site-packages, made visible read-only, as (host path, sandbox path).
+
+    Each directory is bound at its real path and, where Python reached it through a symlink (a
+    venv behind `~/venv -> /opt/venv`, a symlinked home, a shared environment), also at the path
+    it was started from: `sys.executable` and `sys.path` name the latter. A `--user` site that
+    is on sys.path is included; conda environments are plain prefixes.
+    """
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable),
+            os.path.dirname(os.path.realpath(sys.executable)), *site.getsitepackages()}
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    if user_site and user_site in sys.path:
+        dirs.add(user_site)
+    pairs = set()
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        real = os.path.realpath(d)
+        pairs.add((real, real))
+        if os.path.abspath(d) != real:
+            pairs.add((real, os.path.abspath(d)))
+    hidden = [dst for _, dst in pairs if dst.startswith(("/tmp/", "/dev/shm/"))]
+    hidden += [p for p in (os.path.abspath(sys.executable),) if p.startswith(("/tmp/", "/dev/shm/"))]
     if hidden:  # each task gets a private /tmp and /dev/shm, which would hide the interpreter
         raise SandboxUnavailable(
             f"the Python environment lives under /tmp or /dev/shm ({hidden[0]}), which every sandboxed task "
             "gets a private copy of: create the virtual environment elsewhere (e.g. ~/.venvs/rlhub)"
         )
-    return found
+    return tuple(sorted(pairs, key=lambda p: (p[1], p[0])))
+
+
+def start_failure(detail: str) -> str:
+    """Why a sandbox did not start, with the fix where the cause is the Python environment."""
+    if "execvp" not in detail and "No such file" not in detail:
+        return detail
+    tried = sys.executable
+    real = os.path.realpath(tried)
+    bound = ", ".join(sorted({dst for _, dst in python_binds()}))
+    return (f"{detail.strip()}: the sandbox could not start Python at {tried}"
+            + (f" (really {real})" if real != tried else "")
+            + f"; it makes these read-only: {bound}. Fix: run rlhub with an interpreter whose environment lies "
+              "inside those (e.g. its real path), or create the virtual environment where it is used "
+              "(`python -m venv ~/.venvs/rlhub`), not under /tmp or /dev/shm")
 
 
 def module_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -93,13 +124,14 @@ def rlhub_packages() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _minimal(paths) -> list[str]:
-    """Drop paths already inside another path of the list, or inside the system dirs."""
-    result: list[str] = []
-    for p in sorted(set(paths), key=len):
-        if p == "/" or any(p == q or p.startswith(q.rstrip("/") + "/") for q in result + ["/usr"]):
+def _minimal(binds) -> list[tuple[str, str]]:
+    """Drop (host, sandbox) binds whose sandbox path is already inside another one, or inside the
+    system dirs."""
+    result: list[tuple[str, str]] = []
+    for src, dst in sorted(set(binds), key=lambda b: (len(b[1]), b)):
+        if dst == "/" or any(dst == q or dst.startswith(q.rstrip("/") + "/") for q in [d for _, d in result] + ["/usr"]):
             continue
-        result.append(p)
+        result.append((src, dst))
     return result
 
 
@@ -124,7 +156,7 @@ def bwrap_argv(profile: Profile, *, persistent_work: bool, extra_dirs: tuple[str
         path = os.path.join("/etc", entry)
         if os.path.exists(path):
             argv += ["--ro-bind", path, path]
-    binds = [(d, d) for d in _minimal(python_dirs() + extra_dirs)] + [(m.src, m.dst) for m in profile.mounts]
+    binds = _minimal(python_binds() + tuple((d, d) for d in extra_dirs)) + [(m.src, m.dst) for m in profile.mounts]
     parents: list[str] = []
     for _, dst in binds:  # bwrap would copy the host's modes (/root is 0700): make them traversable
         parent = os.path.dirname(dst.rstrip("/"))
@@ -135,10 +167,15 @@ def bwrap_argv(profile: Profile, *, persistent_work: bool, extra_dirs: tuple[str
         argv += ["--perms", "0755", "--dir", parent]
     for src, dst in binds:
         argv += ["--ro-bind", src, dst]
-    visible = [d for d, _ in binds]
-    for pkg in rlhub_packages():
-        if pkg not in extra_dirs and any(pkg.startswith(v.rstrip("/") + "/") for v in visible):
-            argv += ["--size", "4096", "--perms", "0755", "--tmpfs", pkg]
+    masked = set()
+    for pkg in rlhub_packages():  # under every sandbox path it is visible at (a symlinked venv: two)
+        if pkg in extra_dirs:
+            continue
+        for src, dst in binds:
+            if pkg.startswith(src.rstrip("/") + "/"):
+                masked.add(dst.rstrip("/") + pkg[len(src.rstrip("/")):])
+    for path in sorted(masked):
+        argv += ["--size", "4096", "--perms", "0755", "--tmpfs", path]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", tmpfs, "--perms", "1777", "--tmpfs", "/tmp"]
     argv += ["--size", tmpfs, "--perms", "1777", "--tmpfs", "/dev/shm"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import supervisor as _supervisor_module
-from .bwrap import bwrap_argv, bwrap_path, module_dirs, sandbox_env
+from .bwrap import bwrap_argv, bwrap_path, module_dirs, sandbox_env, start_failure
 from .cgroup import MemoryCgroup
 from .profile import Profile
 from .result import RunResult, SandboxUnavailable
@@ -125,7 +125,7 @@ class SandboxProcess:
         reply = self._reply_within(STARTUP_TIMEOUT_S)
         if not reply or not reply.get("ready"):
             detail = (reply or {}).get("error") or self._errlog_tail() or "no reply"
-            raise SandboxUnavailable(f"the sandbox did not start: {detail.strip()}")
+            raise SandboxUnavailable(f"the sandbox did not start: {start_failure(detail.strip())}")
         if self.cgroup:
             self._baseline = self.cgroup.usage()
 

@@ -29,6 +29,11 @@ class ServeMetrics:
                                         "(sandbox or verifier failure), per attempt", ["env", "verifier"], registry=r)
         self.worker_lost = Counter("rlhub_serve_worker_lost", "Verifications whose worker process or node was lost",
                                    ["verifier"], registry=r)
+        self.prompt_mismatch = Counter("rlhub_serve_prompt_mismatch", "Samples whose query did not contain their "
+                                       "prompt (a chat-template mismatch?), graded on what follows the last "
+                                       "assistant turn marker", ["env"], registry=r)
+        self.bad_labels = Counter("rlhub_serve_bad_labels", "Samples whose label names no task of the registry",
+                                  registry=r)
         self.retries = Counter("rlhub_serve_retries", "Samples run again after a failure", ["env", "verifier"], registry=r)
         self.queue_depth = Gauge("rlhub_serve_queue_depth", "Samples waiting", registry=r)
         self.queue_capacity = Gauge("rlhub_serve_queue_capacity", "Samples the queue holds at most", registry=r)

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from ..core.errors import UserError
-from ..rewards import FLAGS, cut_response, parse_label
+from ..rewards import FLAGS, cut, parse_label
 from . import logs
 from .config import ServeConfig
 from .estimates import DurationEstimates
@@ -60,7 +60,7 @@ class RewardService:
                          for i in range(self.config.workers)]
         logs.event("service.started", backend=self.backend.state(), workers=self.config.workers,
                    queue_limit=self.config.queue_limit, deadline_s=self.config.deadline_s,
-                   environments=len(self.catalog.envs))
+                   environments=len(self.catalog.envs), registry=getattr(self.catalog.registry, "name", None))
 
     async def stop(self, grace_s: float | None = None) -> None:
         """Refuse new requests, let those accepted be answered (each within its deadline), then stop."""
@@ -84,10 +84,11 @@ class RewardService:
         logs.event("service.stopped", **self.counts)
 
     # -- requests ----------------------------------------------------------------------------
-    def _prepare(self, batch: RewardBatch, request_id: str, deadline: float) -> tuple[list, list[WorkItem]]:
+    def _prepare(self, batch: RewardBatch, request_id: str, deadline: float) -> tuple[list, list[WorkItem], list[bool]]:
         loop = asyncio.get_running_loop()
         outcomes: list[Outcome | None] = [None] * len(batch)
         items = []
+        cuts = [cut(q, p or "") for q, p in zip(batch.queries, batch.prompts)]
         for i, raw_label in enumerate(batch.labels):
             label = parse_label(raw_label, self.policy)
             if isinstance(label, Outcome):
@@ -101,17 +102,17 @@ class RewardService:
             verifier = renv.identity.name
             items.append(WorkItem(
                 request_id=request_id, index=i, env=label.env, verifier=verifier, label=label,
-                response=cut_response(batch.queries[i], batch.prompts[i] or ""),
+                response=cuts[i].response,
                 estimate_s=self.estimates.estimate(label.env, verifier), deadline=deadline,
                 future=loop.create_future()))
-        return outcomes, items
+        return outcomes, items, [c.prompt_mismatch for c in cuts]
 
     async def score(self, batch: RewardBatch, request_id: str) -> dict[str, Any]:
         """Answer one request; raises QueueFull / BatchTooLarge before accepting anything."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         deadline = start + self.config.deadline_s
-        outcomes, items = self._prepare(batch, request_id, deadline)
+        outcomes, items, mismatched = self._prepare(batch, request_id, deadline)
         await self.scheduler.admit(items, start)
         self.counts["accepted"] += 1
         self.counts["in_flight"] += 1
@@ -148,6 +149,10 @@ class RewardService:
         for i, outcome in enumerate(outcomes):
             env, verifier = by_index.get(i, (UNKNOWN, UNKNOWN))
             self.metrics.samples.labels(env, verifier, outcome.kind).inc()
+            outcome.prompt_mismatch = mismatched[i]
+            if mismatched[i]:
+                self.metrics.prompt_mismatch.labels(env).inc()
+        self._warn(request_id, outcomes, mismatched)
         self.counts["answered"] += 1
         self.metrics.requests.labels("answered").inc()
         elapsed = loop.time() - start
@@ -156,6 +161,20 @@ class RewardService:
         logs.event("request.answered", logging.WARNING if timed_out else logging.INFO, request_id=request_id,
                    samples=len(batch), seconds=round(elapsed, 4), **kinds)
         return response_body(outcomes, request_id)
+
+    def _warn(self, request_id: str, outcomes: list[Outcome], mismatched: list[bool]) -> None:
+        """Bad labels and prompts missing from their queries are the data's or the template's
+        fault, not the model's: a warning per request that has any, with the first example."""
+        bad = [o for o in outcomes if o.kind == "bad_label"]
+        if bad:
+            self.metrics.bad_labels.inc(len(bad))
+            logs.event("request.bad_labels", logging.WARNING, request_id=request_id, samples=len(bad),
+                       first=bad[0].error)
+        if any(mismatched):
+            logs.event("request.prompt_mismatch", logging.WARNING, request_id=request_id, samples=sum(mismatched),
+                       graded="what follows the last assistant turn marker (or the whole query without one)",
+                       hint="the query does not contain its prompt: are prompts and queries rendered with the "
+                            "same chat template?")
 
     # -- workers -----------------------------------------------------------------------------
     async def _worker(self, slot: int) -> None:

@@ -11,10 +11,17 @@ from pathlib import Path
 from typing import Iterator
 
 
-def make_plugin_dist(root: Path, dist: str, module: str, source: str, version: str = "0.1") -> Path:
-    """A minimal installed distribution (dist-info + module) registering `module` under `rlhub`."""
+def make_plugin_dist(root: Path, dist: str, module: str, source: str, version: str = "0.1",
+                     fragment: str | None = None) -> Path:
+    """A minimal installed distribution (dist-info + module) registering `module` under `rlhub`.
+    With `fragment` (registry YAML), `module` is a package shipping it as `registry.yaml`."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / f"{module}.py").write_text(textwrap.dedent(source))
+    if fragment is None:
+        (root / f"{module}.py").write_text(textwrap.dedent(source))
+    else:
+        (root / module).mkdir(exist_ok=True)
+        (root / module / "__init__.py").write_text(textwrap.dedent(source))
+        (root / module / "registry.yaml").write_text(textwrap.dedent(fragment))
     info = root / f"{dist.replace('-', '_')}-{version}.dist-info"
     info.mkdir(exist_ok=True)
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")

@@ -165,10 +165,12 @@ def test_pytest_collects_a_registry_file_directly(tmp_path):
     assert "18 passed, 2 skipped" in out.stdout
 
 
-def test_check_reports_a_bad_registry_as_a_collection_error(tmp_path):
+def test_check_reports_a_bad_registry_as_one_line_before_pytest_runs(tmp_path):
     (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'arith/nope-v1'\n")
     out = run_rlhub("check", cwd=tmp_path)
-    assert out.returncode != 0 and "unknown environment 'arith/nope-v1'" in out.stdout
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("rlhub: error: registry.yaml:2: environments[0].id: unknown environment 'arith/nope-v1'; "
+                                 "did you mean ") and len(out.stderr.splitlines()) == 1
 
 
 def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_path):

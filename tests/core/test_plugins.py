@@ -74,3 +74,64 @@ def rlhub_register_envs(register):
 ''')
     rows = {r["name"]: r for r in json.loads(run_rlhub("plugins", "--json", pythonpath=plugin_dir).stdout)}
     assert "already registered by rlhub" in rows["rlhub_dup"]["error"]
+
+
+ECHO_FRAGMENT = """\
+    version: 1
+    environments:
+      - id: "echo/*"
+        weight: 0.5
+        tags: [from-fragment]
+"""
+QUIET = GOOD.replace("echo/upper-v1", "quiet/upper-v1")
+
+
+def test_installed_plugins_are_on_by_default_in_any_folder(plugin_dir, tmp_path):
+    """No ./registry.yaml: the default registry is the core's and every installed plugin's fragment."""
+    make_plugin_dist(plugin_dir, "rlhub-echo", "rlhub_echo", GOOD, version="1.2.3", fragment=ECHO_FRAGMENT)
+    make_plugin_dist(plugin_dir, "rlhub-quiet", "rlhub_quiet", QUIET)  # registers, but ships no fragment
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    listed = run_rlhub("list", "--json", cwd=empty, pythonpath=plugin_dir)
+    assert listed.returncode == 0, listed.stderr
+    rows = {r["id"]: r for r in json.loads(listed.stdout)}
+    plugins = {p["name"]: p for p in json.loads(run_rlhub("plugins", "--json", cwd=empty, pythonpath=plugin_dir).stdout)}
+    offered = sum(p["environments"] for p in plugins.values() if p["registry"] and not p["error"])
+    datasets = [i for i in rows if i.startswith("unittest/")]  # declared from data by rlhub-unittest's fragment
+    # every environment of every plugin that ships a fragment, the core's 5 examples, the datasets
+    assert len(rows) == offered + 5 + len(datasets) and len(datasets) == 2
+    assert rows["echo/upper-v1"]["tags"] == ["demo", "from-fragment"] and rows["echo/upper-v1"]["weight"] == 0.5
+    assert plugins["rlhub_echo"]["registry"].endswith("rlhub_echo/registry.yaml")
+    assert "rlhub: registry: the installed plugins' registries (rlhub (core), " in listed.stderr
+    assert "rlhub-echo 1.2.3" in listed.stderr
+    # installed but in no registry: named as such, with the fix
+    shown = run_rlhub("show", "quiet/upper-v1", cwd=empty, pythonpath=plugin_dir)
+    assert shown.returncode == 2
+    assert ("environment 'quiet/upper-v1' is installed from rlhub-quiet 0.1, but no installed plugin's registry "
+            "fragment selects it: list it in a registry (`- id: 'quiet/upper-v1'` under environments:)") in shown.stderr
+    # a ./registry.yaml still decides, and says so
+    (empty / "registry.yaml").write_text("environments:\n  - id: 'arith/add-v1'\n")
+    local = run_rlhub("list", "--json", cwd=empty, pythonpath=plugin_dir)
+    assert [r["id"] for r in json.loads(local.stdout)] == ["arith/add-v1"]
+    assert "rlhub: registry: registry.yaml" in local.stderr
+    left_out = run_rlhub("list", "echo/*", cwd=empty, pythonpath=plugin_dir)
+    assert ("'echo/*' matches 1 installed environment(s) from rlhub-echo 1.2.3, but registry registry.yaml leaves it "
+            "out: add `- id: 'echo/*'` to its environments") in left_out.stderr
+
+
+def test_the_shipped_plugins_fragments_are_their_registry_files():
+    """Each plugin of this repository ships its registry.yaml as package data (a symlink in the
+    checkout, a copy in a wheel) and the installed default lists what the repository's registry does."""
+    from pathlib import Path
+
+    from hub.config.catalog import Catalog
+    from hub.config.registry import CORE_FRAGMENT, Registry, _read
+    from hub.plugins.manager import installed
+
+    repo = Path(__file__).resolve().parents[2]
+    fragments = {p.distribution: p.fragment for p in installed().plugins if p.fragment}
+    for dist, folder in [("rlhub-cad", "plugins/envs/cad"), ("rlhub-docqa", "plugins/envs/docqa"),
+                         ("rlhub-terminal", "plugins/envs/terminal"), ("rlhub-unittest", "plugins/verifiers/unittest")]:
+        assert fragments[dist] == (repo / folder / "registry.yaml").resolve()
+    union = Catalog(Registry.union([_read(CORE_FRAGMENT), *map(_read, fragments.values())], name="u"), installed())
+    assert set(union.envs) == set(Catalog.load(repo / "registry.yaml").envs)

@@ -153,6 +153,12 @@ def test_env_config_reaches_the_factory(tmp_path):
     """)
     task = cat.task('{"env": "arith/add-v1", "seed": 1}')
     assert task.metadata["a"] in range(2, 10) and task.metadata["b"] in range(2, 10), task.prompt
-    bad = load(tmp_path, "environments:\n  - id: arith/add-v1\n    env_config: {colour: red}\n")
-    with pytest.raises(RegistryError, match="env_config for arith/add-v1 was not accepted"):
-        bad.task('{"env": "arith/add-v1", "seed": 1}')
+
+
+def test_env_config_is_checked_when_the_registry_loads(tmp_path):
+    # a family's options are its configure() keywords: anything else is refused at load, named
+    message = error_of(tmp_path, "environments:\n  - id: arith/add-v1\n    env_config: {hihg: 9}\n")
+    assert "registry.yaml:3: environments[0].env_config.hihg (for arith/add-v1): unknown key" in message
+    assert "did you mean 'high'" in message and "accepted keys: low, high" in message
+    message = error_of(tmp_path, "environments:\n  - id: arith/guess-v1\n    env_config: {op: mul}\n")
+    assert "takes no env_config" in message

@@ -16,37 +16,74 @@ from ..common import add_select, selected
 def _table(rows, extra_cols=()) -> str:
     from ..common import table
 
-    header = ["ENV", "N", "REWARD", "PASS", "ERRORS", "TURNS", *[c.upper() for c in extra_cols]]
+    header = ["ENV", "N", "REWARD", "PASS", "NO VERDICT", "TURNS", "TOKENS", "TRUNCATED", *[c.upper() for c in extra_cols],
+              "TOP FAILURE REASONS"]
     body = [[r["env"], r["n"], f"{r['reward']:.3f}", f"{r['pass_rate']:.1%}", r["errors"], f"{r['turns']:.2f}",
-             *[r[c] for c in extra_cols]] for r in rows]
+             f"{r.get('tokens', 0):.0f}", f"{r.get('truncated', 0):.1%}", *[r[c] for c in extra_cols],
+             "; ".join(f"{why} ({n})" for why, n in r.get("reasons", []))] for r in rows]
     return table(body, header)
 
 
+def _no_verdict_check(rows: list[dict], limit: float) -> str | None:
+    """The reason to fail the run: more than `limit` of its samples got no verdict."""
+    total = rows[-1]
+    if total["n"] and total["errors"] / total["n"] > limit:
+        kinds = "; ".join(f"{why} ({n})" for why, n in total["reasons"] if why.startswith("no verdict"))
+        return (f"{total['errors']} of {total['n']} samples ({total['errors'] / total['n']:.0%}) got no verdict, more than "
+                f"--max-no-verdict {limit:.0%}: {kinds or 'see the trajectories file'}")
+    return None
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
-    from ..common import catalog
+    import sys
+
+    from ..common import catalog, output_path
+    from ...core.errors import EXIT_NO_VERDICT, UserError
+    from ...evaluation import report
+    from ...evaluation.endpoint import probe
     from ...evaluation.run import load_labels, run_eval, summarize
 
+    if args.n < 0:
+        raise UserError(f"--n must be 0 or more, got {args.n}")
+    if not 0 <= args.max_no_verdict <= 1:
+        raise UserError(f"--max-no-verdict is a share of the samples, in [0, 1]; got {args.max_no_verdict}")
+    if args.concurrency <= 0 or args.max_tokens <= 0:
+        raise UserError("--concurrency and --max-tokens must be positive")
+    out = output_path(args.out, "--out")
+    report_path = output_path(args.report, "--report", "report.html") if args.report else None
     cat = catalog(args)
     labels = load_labels(cat, args.prompts, args.n, args.seed, selected(args))
-    records = asyncio.run(run_eval(cat, labels, args.base_url, args.model, Path(args.out), concurrency=args.concurrency,
-                                   max_tokens=args.max_tokens, temperature=args.temperature,
-                                   api_key=args.api_key or os.environ.get("OPENAI_API_KEY", "EMPTY"),
+    api_key = args.api_key or os.environ.get("OPENAI_API_KEY", "EMPTY")
+    probe(args.base_url, args.model, api_key)  # before any work: a dead endpoint is one clear line
+    records = asyncio.run(run_eval(cat, labels, args.base_url, args.model, out, concurrency=args.concurrency,
+                                   max_tokens=args.max_tokens, temperature=args.temperature, api_key=api_key,
                                    step_timeout=args.step_timeout, progress=not args.json))
     rows = summarize(records)
+    if report_path is not None:
+        report.write(cat, records, rows, report_path, model=args.model, base_url=args.base_url,
+                     registry=cat.registry.name, out=str(out))
     if args.json:
-        print(json.dumps({"out": args.out, "summary": rows}))
+        print(json.dumps({"out": str(out), "report": str(report_path) if report_path else None,
+                          "registry": cat.registry.name, "summary": rows}))
     else:
-        print(_table(rows) + f"\ntrajectories: {args.out}")
+        print(_table(rows) + f"\ntrajectories: {out}" + (f"\nreport: {report_path}" if report_path else ""))
+    failed = _no_verdict_check(rows, args.max_no_verdict)
+    if failed:
+        print(f"rlhub: error: {failed}", file=sys.stderr)
+        return EXIT_NO_VERDICT
     return 0
 
 
 def cmd_rescore(args: argparse.Namespace) -> int:
-    from ..common import catalog
+    from ..common import catalog, output_path
+    from ...core.errors import UserError
     from ...evaluation.run import read_trajectories, rescore, summarize
 
-    cat = catalog(args)
     records = read_trajectories(args.trajectories)
-    out = Path(args.out or str(Path(args.trajectories).with_suffix("")) + ".rescored.jsonl")
+    if not records:
+        raise UserError(f"{args.trajectories}: no trajectories in it: nothing to rescore")
+    out = output_path(args.out or str(Path(args.trajectories).with_suffix("")) + ".rescored.jsonl", "--out")
+    cat = catalog(args)
     results = rescore(cat, records, out, progress=not args.json)
     rows = summarize(results)
     before = {r["env"]: r for r in summarize(records)}
@@ -65,31 +102,43 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     return 0
 
 
+EVAL_DESCRIPTION = """\
+Play sampled tasks (single- and multi-turn) against an OpenAI-compatible chat endpoint
+(e.g. `vllm serve MODEL`), print per environment the pass rate, mean reward, samples without a
+verdict, mean turns and completion tokens, the truncation rate and the top failure reasons, and
+write every trajectory to JSONL for `rlhub rescore` (and, with --report, an HTML page).
+The endpoint is checked before the run starts (a server that is down is one line, exit 2).
+exit 0: done; 2: bad input, nothing to evaluate, or the endpoint unreachable; 3: more than
+--max-no-verdict of the samples got no verdict (endpoint or verifier failures)."""
+
+
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..common import common
+    from ..common import add_verb, examples
 
-    p = common(subparsers.add_parser(
-        "eval", help="evaluate a model on the registry through an OpenAI-compatible endpoint",
-        description="Play sampled tasks (single- and multi-turn) against an OpenAI-compatible chat endpoint\n"
-                    "(e.g. `vllm serve MODEL`), print rewards and pass rates per environment, and write every\n"
-                    "trajectory to JSONL for `rlhub rescore`.", formatter_class=argparse.RawDescriptionHelpFormatter))
-    p.add_argument("--base-url", required=True, help="e.g. http://localhost:8000/v1")
+    p = add_verb(subparsers, "eval", cmd_eval, "evaluate a model on the registry through an OpenAI-compatible endpoint",
+                 EVAL_DESCRIPTION,
+                 epilog=examples("rlhub eval --base-url http://localhost:8000/v1 --model Qwen/Qwen2.5-0.5B-Instruct -n 200",
+                                 "rlhub eval --base-url URL --model M --prompts runs/x/eval.jsonl --report report.html"))
+    p.add_argument("--base-url", required=True, help="the endpoint, e.g. http://localhost:8000/v1")
     p.add_argument("--model", required=True, help="the model name the endpoint serves")
     p.add_argument("--api-key", help="default: $OPENAI_API_KEY, else 'EMPTY'")
-    p.add_argument("-n", "--n", type=int, default=100, help="tasks to evaluate (default 100; with --prompts: at most this many, 0 = all)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-n", "--n", type=int, default=100, help="tasks to evaluate (with --prompts: at most this many, 0 = all)")
+    p.add_argument("--seed", type=int, default=0, help="sampling seed")
     add_select(p)
     p.add_argument("--prompts", metavar="FILE.jsonl", help="evaluate these labels (e.g. a run's eval.jsonl) instead of sampling")
-    p.add_argument("--concurrency", type=int, default=16, help="episodes in flight (default 16)")
-    p.add_argument("--max-tokens", type=int, default=1024)
-    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--concurrency", type=int, default=16, help="episodes in flight")
+    p.add_argument("--max-tokens", type=int, default=1024, help="per reply")
+    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature of the model")
     p.add_argument("--step-timeout", type=float, default=300.0, help="seconds one environment step may take")
-    p.add_argument("--out", default="trajectories.jsonl", metavar="FILE.jsonl")
-    p.set_defaults(func=cmd_eval)
+    p.add_argument("--out", default="trajectories.jsonl", metavar="FILE.jsonl", help="the trajectories file")
+    p.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML report (charts, failures, drawings)")
+    p.add_argument("--max-no-verdict", type=float, default=0.1, metavar="SHARE",
+                   help="exit 3 when more than this share of the samples got no verdict")
 
-    p = common(subparsers.add_parser(
-        "rescore", help="grade a trajectories file from `rlhub eval` again with the current verifiers"))
+    p = add_verb(subparsers, "rescore", cmd_rescore, "grade a trajectories file from `rlhub eval` again with the current verifiers",
+                 "Replay every recorded episode through today's environments and verifiers (e.g. after a\n"
+                 "verifier fix) and print the new and the old rewards per environment.",
+                 epilog=examples("rlhub rescore trajectories.jsonl", "rlhub rescore trajectories.jsonl --out again.jsonl --json"))
     p.add_argument("trajectories", metavar="FILE.jsonl")
     p.add_argument("--out", metavar="FILE.jsonl", help="default: FILE.rescored.jsonl")
-    p.set_defaults(func=cmd_rescore)

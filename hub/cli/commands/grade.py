@@ -8,15 +8,26 @@ import sys
 
 from ...core.errors import EXIT_FAILED, EXIT_NO_VERDICT, EXIT_OK
 from ...plugins.hookspecs import hookimpl
-from ..common import add_verb, catalog, read_text_arg
+from ..common import add_verb, catalog, examples, read_text_arg
 
 LABEL_EXAMPLE = '\'{"env": "arith/add-v1", "seed": 3}\''
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from ...core.task import Label
+
     response = read_text_arg(args.response_file, "--response-file")
-    verdict = catalog(args).verify(args.label, response)
+    cat = catalog(args)
+    label = Label.parse(args.label)
+    task = cat.task(label)
+    verdict = cat.verify(label, response, task=task)
     print(json.dumps(verdict.to_dict(), default=str))  # one verdict as JSON, with or without --json
+    if args.explain or sys.stdout.isatty():  # the human view goes beside it, never into the JSON
+        from ...evaluation.verdicts import explain
+
+        config = cat.get(label.env).verifier.config.model_dump(mode="json")
+        sys.stdout.flush()
+        print(explain(verdict.to_dict(), config, expected=task.reference), file=sys.stderr)
     if verdict.error:
         return EXIT_NO_VERDICT
     return EXIT_OK if verdict.passed else EXIT_FAILED
@@ -34,12 +45,18 @@ def cmd_reference(args: argparse.Namespace) -> int:
 @hookimpl
 def rlhub_register_commands(subparsers):
     p = add_verb(subparsers, "verify", cmd_verify, "grade one response; prints {reward, passed, details} as JSON",
-                 "Grade one response against the task its label names. Prints one verdict as JSON.\n"
+                 "Grade one response against the task its label names. Prints one verdict as JSON on stdout\n"
+                 "(Verdict.to_dict(), unchanged for scripts); with --explain, or when stdout is a terminal, also\n"
+                 "a readable view on stderr: each component, the reward mode, failed tests or features with\n"
+                 "expected vs got, tracebacks unescaped (numbers rounded there for display only).\n"
                  "exit 0: passed; 1: not passed; 2: bad input; 3: no verdict (the verifier failed).",
-                 epilog=f"example:\n  rlhub reference --label {LABEL_EXAMPLE} > answer.txt\n"
-                        f"  rlhub verify --label {LABEL_EXAMPLE} --response-file answer.txt")
+                 epilog=examples(f"rlhub reference --label {LABEL_EXAMPLE} > answer.txt",
+                                 f"rlhub verify --label {LABEL_EXAMPLE} --response-file answer.txt --explain"))
     p.add_argument("--label", required=True, help=f"e.g. {LABEL_EXAMPLE}")
     p.add_argument("--response-file", required=True, metavar="FILE", help="the model's response ('-' for stdin)")
+    p.add_argument("--explain", action="store_true", help="also print a readable view of the verdict (on stderr)")
     p = add_verb(subparsers, "reference", cmd_reference, "print the reference solution, written as a model's response",
-                 epilog=f"example:\n  rlhub reference --label {LABEL_EXAMPLE}")
+                 epilog=examples(f"rlhub reference --label {LABEL_EXAMPLE}",
+                                 f"rlhub reference --label {LABEL_EXAMPLE} | rlhub verify --label {LABEL_EXAMPLE} "
+                                 "--response-file -"))
     p.add_argument("--label", required=True, help=f"e.g. {LABEL_EXAMPLE}")

@@ -83,35 +83,36 @@ def cmd_search(args) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..common import common
+    from ..common import add_verb, examples
 
-    p = common(subparsers.add_parser(
-        "push", help="check, build and publish a plugin to a Hub dataset repository",
-        description="Run the plugin's verifier checks, build its wheel, and upload a release tagged v{version}\n"
-                    "(wheel, registry fragment, Parquet task sample, dataset card, sha256 manifest).\n"
-                    "A release tag is never moved: publishing the same version twice is refused."))
+    p = add_verb(subparsers, "push", cmd_push, "check, build and publish a plugin to a Hub dataset repository",
+                 "Run the plugin's verifier checks, build its wheel, and upload a release tagged v{version}\n"
+                 "(wheel, registry fragment, Parquet task sample, dataset card, sha256 manifest).\n"
+                 "A release tag is never moved: publishing the same version twice is refused.",
+                 epilog=examples("rlhub push plugins/envs/cad --repo my-org/rlhub-cad",
+                                 "HF_ENDPOINT=http://mirror:8090 rlhub push plugins/envs/docqa --repo my-org/docqa --private"))
     p.add_argument("plugin_dir", help="the plugin distribution's folder (with pyproject.toml and registry.yaml)")
     p.add_argument("--repo", required=True, metavar="ORG/NAME", help="the Hub dataset repository")
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.add_argument("--skip-checks", action="store_true", help="publish without running the verifier checks")
-    p.set_defaults(func=cmd_push)
 
-    p = common(subparsers.add_parser(
-        "install", help="install a published plugin (verified, with explicit trust)",
-        description="Download ORG/NAME at tag vVERSION (latest tag if omitted), verify every file against the\n"
-                    "release manifest and the manifest against the pinned or previously recorded hash,\n"
-                    "then pip-install the wheel. Works offline from the cache with HF_HUB_OFFLINE=1."))
+    p = add_verb(subparsers, "install", cmd_install, "install a published plugin (verified, with explicit trust)",
+                 "Download ORG/NAME at tag vVERSION (latest tag if omitted), verify every file against the\n"
+                 "release manifest and the manifest against the pinned or previously recorded hash,\n"
+                 "then pip-install the wheel. Works offline from the cache with HF_HUB_OFFLINE=1.",
+                 epilog=examples("rlhub install my-org/rlhub-cad@v0.1.0 --trust",
+                                 "rlhub install --from-registry --trust      every `source: hf://...` of the registry"))
     p.add_argument("release", nargs="*", help="ORG/NAME[@VERSION][#sha256=HEX]")
     p.add_argument("--trust", action="store_true", help="install without asking (for scripts)")
     p.add_argument("--sha256", help="the release's content hash, as printed by `rlhub push`")
     p.add_argument("--from-registry", action="store_true", help="also install every `source: hf://...` of the registry")
-    p.set_defaults(func=cmd_install)
 
-    p = common(subparsers.add_parser("prefetch", help="download releases into the local cache (for offline clusters)"))
+    p = add_verb(subparsers, "prefetch", cmd_prefetch, "download releases into the local cache (for offline clusters)",
+                 epilog=examples("rlhub prefetch my-org/rlhub-cad@v0.1.0",
+                                 "rlhub prefetch --registry run/registry.yaml   every `source:` it names"))
     p.add_argument("release", nargs="*", help="ORG/NAME[@VERSION] (default: every `source:` of the registry)")
-    p.set_defaults(func=cmd_prefetch)
 
-    p = common(subparsers.add_parser("search", help="list environment repositories on the Hub (tag rl-environment)"))
+    p = add_verb(subparsers, "search", cmd_search, "list environment repositories on the Hub (tag rl-environment)",
+                 epilog=examples("rlhub search cad", "rlhub search --show my-org/rlhub-cad"))
     p.add_argument("query", nargs="?", help="text to search for in repository names")
     p.add_argument("--show", metavar="ORG/NAME", help="show one repository's card: environments and verifiers")
-    p.set_defaults(func=cmd_search)

@@ -11,9 +11,12 @@ Serve rewards over HTTP with OpenRLHF's remote reward protocol:
   POST / or /get_reward  {"query": [...], "prompts": [...], "labels": [...]}
   -> {"rewards": [...], "scores": [...], "extra_logs": {"rlhub/timeout": [...], ...}}
 Every request is answered within --deadline (a sample that overruns gets --timeout-reward and
-rlhub/timeout=1). A full queue answers 503 with Retry-After. Also: GET /health, /metrics
-(Prometheus), /queue. Logs are JSON lines on stderr, each with the request id.
+rlhub/timeout=1). A full queue answers 503 with Retry-After. A query that does not contain its
+prompt is graded on what follows the last assistant turn marker and flagged rlhub/prompt_mismatch.
+Also: GET /health, /metrics (Prometheus), /queue. Logs are JSON lines on stderr, each with the
+request id. Defaults below are those of ServeConfig (a --config file overrides them, flags override both)."""
 
+EXAMPLES = """\
 examples:
   rlhub serve --port 5000                       then: --reward.remote_url http://HOST:5000/get_reward
   rlhub serve --backend ray --ray-address auto  verification on the Ray cluster this node is in
@@ -37,10 +40,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..common import common
+    from ..common import add_verb
 
-    p = common(subparsers.add_parser("serve", help="serve rewards over HTTP (OpenRLHF remote reward protocol)",
-                                     description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter))
+    p = add_verb(subparsers, "serve", cmd_serve, "serve rewards over HTTP (OpenRLHF remote reward protocol)",
+                 DESCRIPTION, epilog=EXAMPLES)
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--config", metavar="FILE.yaml", help="settings file (keys of ServeConfig, optionally under 'serve:')")
@@ -52,5 +55,4 @@ def rlhub_register_commands(subparsers):
     p.add_argument("--ray-address", help="Ray cluster to join, e.g. 'auto' (default: start a local one)")
     p.add_argument("--estimates-file", metavar="FILE.json", help="keep learned duration estimates here across restarts")
     p.add_argument("--plugin", action="append", metavar="MODULE", help="also load this plugin module (repeatable)")
-    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
-    p.set_defaults(func=cmd_serve)
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="(default info)")

@@ -11,7 +11,11 @@ import sys
 from ...plugins.hookspecs import hookimpl
 
 EXAMPLE = """\
-example RUN.yaml:
+examples:
+  rlhub train run.yaml --dry-run         write the datasets and reward file, print the checked command
+  rlhub train run.yaml                   ... and launch it
+
+a RUN.yaml:
   name: arith-grpo
   model: Qwen/Qwen2.5-0.5B-Instruct      # HF id or local path
   gpus: 8                                # per node; nodes: 1
@@ -50,14 +54,11 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 @hookimpl
 def rlhub_register_commands(subparsers):
-    from ..common import common
+    from ..common import add_verb
 
-    p = common(subparsers.add_parser(
-        "train", help="train on the registry with OpenRLHF, from one run file",
-        description="Write the run's prompt datasets (held-out eval split) and reward or agent file, check the\n"
-                    "OpenRLHF command against OpenRLHF's own parser, and launch it.",
-        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter))
+    p = add_verb(subparsers, "train", cmd_train, "train on the registry with OpenRLHF, from one run file",
+                 "Write the run's prompt datasets (held-out eval split) and reward or agent file, check the\n"
+                 "OpenRLHF command against OpenRLHF's own parser, and launch it.", epilog=EXAMPLE)
     p.add_argument("run_file", metavar="RUN.yaml")
     p.add_argument("--dry-run", action="store_true", help="write the files and print the checked command; launch nothing")
     p.add_argument("--no-validate", action="store_true", help="skip the check against OpenRLHF's parser")
-    p.set_defaults(func=cmd_train)

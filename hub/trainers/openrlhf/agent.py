@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from ...rewards import FLAGS, cut_response, log_key
+from ...rewards import FLAGS, PROMPT_MISMATCH, cut_response, log_key
 from .reward import catalog, env_float, policy
 from ..turn_format import TurnFormat
 
@@ -28,7 +28,9 @@ WORKERS_ENV = "RLHUB_AGENT_WORKERS"  # threads for environment calls in this pro
 
 # Every step reports the same keys (the reward file's flags, plus turns): OpenRLHF turns each into
 # a per-sample tensor and stacks them.
-LOG_KEYS = tuple(log_key(k) for k in ("passed", *FLAGS, "turns"))
+# The same keys as the reward file's replies (OpenRLHF averages each): prompt_mismatch stays 0
+# here, as an agent's actions come without their prompt.
+LOG_KEYS = tuple(log_key(k) for k in ("passed", *FLAGS, PROMPT_MISMATCH, "turns"))
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None

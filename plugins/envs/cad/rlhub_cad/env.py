@@ -48,6 +48,19 @@ class CadEnvironment(Environment):
             wrong.append(task.metadata["original_script"])
         return [fence(s) for s in wrong]
 
+    def drawings(self, task: Task, response: str, ctx) -> dict[str, bytes]:
+        """The reference part's drawing and, built in the sandbox, the response's (for reports)."""
+        from hub.core.response import read
+
+        from .render import draw_candidate, render_png
+
+        out = {"reference": render_png(task.hidden["reference_script"])}
+        script = read(response).code("python")
+        candidate = draw_candidate(script, ctx) if script and script.strip() else None
+        if candidate is not None:
+            out["candidate"] = candidate
+        return out
+
     def secrets(self, task: Task) -> list[str]:
         """The reference script and its construction lines.
 

@@ -5,7 +5,9 @@ process that later forks sandbox workers (OCC deadlocks a child forked after any
 work), so rendering runs in a child interpreter, `python -m rlhub_cad.render`, and every PNG
 is cached on disk under its script's hash. `prerender` renders many scripts in one child.
 
-Only trusted reference scripts (written by this package) are rendered here.
+Only trusted reference scripts (written by this package) are rendered here. A model's script is
+drawn only inside the sandbox: `draw_candidate` hands it to `draw`, which runs in a sandboxed
+child (`Sandbox.call`); what comes back is checked to be a PNG and nothing more is trusted.
 """
 
 from __future__ import annotations
@@ -65,6 +67,47 @@ def prerender(scripts: list[str], timeout: float = 1800) -> int:
     if proc.returncode != 0:
         raise RuntimeError(f"rendering CAD drawings failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     return len(todo)
+
+
+# -- a model's script: drawn in the sandbox ------------------------------------------------------
+MAX_PNG_BYTES = 4 << 20
+
+
+def draw_candidate(script: str, ctx) -> bytes | None:
+    """The drawing of a model's script (same views as the reference's), made in the sandbox under
+    the task's profile; None if the script builds no part there."""
+    import base64
+    import binascii
+
+    r = ctx.sandbox.call(ctx.profile, "rlhub_cad.render:draw", args={"script": script})
+    value = r.value if isinstance(r.value, dict) else {}
+    try:
+        png = base64.b64decode(value.get("png") or "", validate=True)
+    except (binascii.Error, ValueError, TypeError):
+        return None
+    return png if png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) <= MAX_PNG_BYTES else None
+
+
+def draw(script: str) -> dict:
+    """Sandbox side (runs in a sandboxed child, never in the host): build the script, draw its
+    `result` as the reference drawings are drawn; {"png": base64} or {"error": ...}."""
+    import base64
+    import math
+
+    import cadquery as cq
+    import resvg_py
+
+    scope = {"cq": cq, "math": math, "__name__": "__cadquery_script__", "show_object": lambda *a, **k: None}
+    try:
+        exec(compile(script, "<model>", "exec"), scope)
+        result = scope.get("result")
+        shape = result.val() if isinstance(result, cq.Workplane) else result
+        if not isinstance(shape, cq.Shape):
+            return {"error": "the script left no part in `result`"}
+        png = bytes(resvg_py.svg_to_bytes(svg_string=_drawing_svg(shape), background="#ffffff", skip_system_fonts=True))
+    except Exception as exc:  # the model's script: any error is just "no drawing"
+        return {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    return {"png": base64.b64encode(png).decode("ascii")}
 
 
 # -- the child side -------------------------------------------------------------------------------

@@ -1,0 +1,183 @@
+"""`rlhub eval --report report.html`: one self-contained page (no scripts, no links out) with
+the summary table, bar charts of reward per domain and per environment (matplotlib, inline SVG),
+the failure reasons with examples, and for environments that draw (CAD parts) the reference and
+the candidate side by side.
+
+Everything a model wrote is escaped; pictures are PNG bytes checked by their signature and
+embedded as data URLs; anything built from a response is built in the sandbox (see
+`Environment.drawings`).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import UserError
+from ..core.files import atomic_write
+from .verdicts import explain, failure_reason
+
+MAX_EXAMPLES = 3  # failed examples shown per environment
+MAX_DRAWN = 8  # responses drawn beside their reference (each drawing runs in the sandbox)
+BAR = "#4c72b0"  # reward bars
+PASS = "#dd8452"  # pass-rate markers
+
+STYLE = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 1em 0; } td, th { padding: 3px 10px; border-bottom: 1px solid #eee; }
+th { text-align: left; background: #f6f6f6; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+pre { background: #f8f8f8; padding: 8px; overflow-x: auto; font-size: 12px; max-height: 360px; }
+.pair { display: flex; gap: 16px; flex-wrap: wrap; } .pair figure { margin: 0; }
+.pair img { width: 420px; border: 1px solid #ccc; } figcaption { font-size: 12px; color: #555; }
+.chart svg { max-width: 100%; height: auto; }
+"""
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _chart(labels: list[str], rewards: list[float], passes: list[float], title: str) -> str:
+    """A horizontal bar chart of mean reward (bars) and pass rate (markers), as inline SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    from matplotlib.figure import Figure
+
+    height = 1.2 + 0.32 * len(labels)
+    fig = Figure(figsize=(9, height))
+    ax = fig.add_subplot()
+    ys = list(range(len(labels)))[::-1]
+    ax.barh(ys, rewards, color=BAR, label="mean reward", height=0.6)
+    ax.scatter(passes, ys, color=PASS, marker="D", zorder=3, label="pass rate")
+    ax.set_yticks(ys, labels, fontsize=8)
+    ax.set_xlim(0, 1.0)
+    ax.set_title(title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text as text: smaller, and no glyph ids shared by two charts
+        fig.savefig(buf, format="svg")
+    svg = buf.getvalue()
+    return svg[svg.index("<svg"):]  # inline: drop the XML prologue
+
+
+def _png(data: bytes) -> str | None:
+    if not isinstance(data, (bytes, bytearray)) or not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return None
+    return "data:image/png;base64," + base64.b64encode(bytes(data)).decode("ascii")
+
+
+def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, str]]]:
+    """Reference and candidate drawings for up to MAX_DRAWN responses (failed ones first)."""
+    from ..core.env import Environment
+    from ..core.verifier import VerifyContext
+
+    from tqdm import tqdm
+
+    out = []
+    bar = tqdm(total=MAX_DRAWN, desc="drawings", unit="part", disable=None, leave=False)
+    for rec in sorted(records, key=lambda r: bool(r.get("passed"))):
+        if len(out) >= MAX_DRAWN:
+            break
+        if not rec.get("turns") or not rec.get("env") or rec["env"] not in catalog.envs:
+            continue
+        renv = catalog.get(rec["env"])
+        if type(renv.env).drawings is Environment.drawings:  # this environment draws nothing
+            continue
+        try:
+            task = catalog.task(rec["label"])
+            pictures = renv.env.drawings(task, rec["turns"][-1]["action"], VerifyContext(profile=renv.profile))
+        except Exception as exc:  # a drawing is a nicety: the report is written without it
+            pictures = {"error": str(exc)}
+        shown = {k: url for k, url in ((k, _png(v)) for k, v in pictures.items()) if url}
+        if shown:
+            out.append((rec, shown))
+            bar.update()
+    bar.close()
+    return out
+
+
+def render(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    envs = [r for r in summary if r["env"] != "all"]
+    domains: dict[str, list[dict]] = defaultdict(list)
+    for rec in records:
+        domains[(rec.get("env") or "?").split("/", 1)[0]].append(rec)
+    dom_names = sorted(domains)
+    dom_reward = [sum(r["reward"] for r in domains[d]) / len(domains[d]) for d in dom_names]
+    dom_pass = [sum(bool(r["passed"]) for r in domains[d]) / len(domains[d]) for d in dom_names]
+    total = next(r for r in summary if r["env"] == "all")
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>rlhub eval: {_e(meta['model'])}</title>",
+             f"<style>{STYLE}</style></head><body>",
+             f"<h1>rlhub eval: {_e(meta['model'])}</h1>",
+             f"<p>{total['n']} tasks, mean reward <b>{total['reward']:.3f}</b>, pass rate <b>{total['pass_rate']:.1%}</b>, "
+             f"{total['errors']} without a verdict. Endpoint {_e(meta['base_url'])}, registry {_e(meta['registry'])}, "
+             f"{_e(meta['when'])}. Trajectories: {_e(meta['out'])}.</p>",
+             "<h2>Reward per domain</h2>",
+             f"<div class='chart' id='chart-domains'>{_chart(dom_names, dom_reward, dom_pass, 'per domain')}</div>",
+             "<h2>Reward per environment</h2>",
+             f"<div class='chart' id='chart-envs'>{_chart([r['env'] for r in envs], [r['reward'] for r in envs], [r['pass_rate'] for r in envs], 'per environment')}</div>",
+             "<h2>Summary</h2>", _table(summary)]
+    parts += _failures(catalog, records)
+    drawn = _drawings(catalog, records)
+    if drawn:
+        parts.append("<h2>Drawings: reference and candidate</h2>")
+        for rec, pictures in drawn:
+            figures = "".join(f"<figure><img alt='{_e(k)}' src='{url}'><figcaption>{_e(k)}</figcaption></figure>"
+                              for k, url in pictures.items())
+            parts.append(f"<h3>{_e(rec['label'])}: reward {rec['reward']:.3f}</h3><div class='pair'>{figures}</div>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _table(summary: list[dict[str, Any]]) -> str:
+    head = ["environment", "tasks", "reward", "pass", "no verdict", "turns", "tokens", "truncated", "seconds", "top failure reasons"]
+    rows = ["<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    for r in summary:
+        reasons = "; ".join(f"{_e(why)} ({n})" for why, n in r["reasons"])
+        cells = [f"<td>{_e(r['env'])}</td>", *(f"<td class='n'>{v}</td>" for v in (
+            r["n"], f"{r['reward']:.3f}", f"{r['pass_rate']:.1%}", r["errors"], f"{r['turns']:.2f}",
+            f"{r['tokens']:.0f}", f"{r['truncated']:.1%}", f"{r['seconds']:.2f}")), f"<td>{reasons}</td>"]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return "".join(rows) + "</table>"
+
+
+def _failures(catalog, records: list[dict[str, Any]]) -> list[str]:
+    failed: dict[str, list[dict]] = defaultdict(list)
+    for rec in records:
+        if failure_reason(rec):
+            failed[rec.get("env") or "?"].append(rec)
+    if not failed:
+        return []
+    out = ["<h2>Failures</h2>"]
+    for env in sorted(failed):
+        recs = failed[env]
+        out.append(f"<h3>{_e(env)}: {len(recs)} failed</h3>")
+        renv = catalog.envs.get(env)
+        config = renv.verifier.config.model_dump(mode="json") if renv else None
+        for rec in recs[:MAX_EXAMPLES]:
+            last = rec["turns"][-1]["action"] if rec.get("turns") else ""
+            verdict = {k: rec.get(k) for k in ("reward", "passed", "components", "details", "verifier", "error")}
+            out.append(f"<p><b>{_e(failure_reason(rec))}</b>: {_e(rec['label'])}</p>"
+                       f"<pre>{_e(explain(verdict, config))}</pre>"
+                       f"<details><summary>last reply ({len(last)} characters)</summary><pre>{_e(last[:4000])}</pre></details>")
+    return out
+
+
+def write(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]], path: Path, **meta: Any) -> Path:
+    """Write the report to `path` (whole or not at all)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UserError("--report needs matplotlib: pip install 'rlhub[report]'") from None
+    meta = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), **meta}
+    page = render(catalog, records, summary, meta)
+    atomic_write(path, lambda fh: fh.write(page))
+    return path
