@@ -143,7 +143,7 @@ def test_no_code_and_syntax_errors_earn_nothing(verify):
 
 @pytest.mark.parametrize("hidden, message", [
     ({"tests": ""}, "needs task.hidden['tests']"),
-    ({"test_style": "doctest"}, "expected 'pytest' or 'check'"),
+    ({"test_style": "doctest"}, "expected 'pytest', 'check' or 'stdio'"),
     ({"language": "rust"}, "expected 'python', 'bash' or 'sql'"),
     ({"solution_path": "../escape.py"}, "inside the work dir"),
     ({"tests": "def check(candidate):\n    assert candidate(1)\n", "test_style": "check"}, "no entry_point"),

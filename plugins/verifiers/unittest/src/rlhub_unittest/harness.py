@@ -1,14 +1,15 @@
-"""Sandbox side, trusted: run the hidden pytest module against the model's code, and report.
+"""Sandbox side, trusted: run the hidden test module against the model's code, and report.
 
 `run` is what the verifier calls through the warm pool (`sb.call(profile,
-"rlhub_unittest.harness:run", ...)`). It never imports the model's code itself: it forks a child
-per attempt (child.py), and the child streams one event per test phase back through a pipe.
-This parent decides the outcome from those events, the child's fate and its own clock:
+"rlhub_unittest.harness:run", ...)`). It never imports the model's code: it forks a test runner
+per attempt (runner.py), which runs the model's code in a process of its own (a fresh exec,
+stand_in.py) and streams one event per test phase back through a pipe that process never holds.
+This parent decides the outcome from those events, the runner's fate and its own clock:
 
-- a test whose result never arrives failed (the process exited, was killed, or hung);
-- when a child dies or hangs during a test, that test fails and a fresh child runs the rest;
-- the child shares its process with the model's code, so its events could be forged: the
-  verifier trusts them only if the hidden sentinel test (which must fail) was seen failing.
+- a test whose result never arrives failed (the runner exited, was killed, or hung);
+- when the runner dies or hangs during a test, that test fails and a fresh runner runs the rest;
+- the hidden sentinel test (which must fail) stays as a second line: if it did not fail, the
+  verifier trusts nothing of the run.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import json
 import os
 import select
 import signal
+import sys
 import tempfile
 import time
 
-from . import child
+from . import runner
 
 PR_SET_DUMPABLE = 4
 MAX_RESTARTS = 64
@@ -29,7 +31,8 @@ MAX_RESTARTS = 64
 
 def _not_dumpable() -> None:
     """Other processes of our uid (the model's) may then not open /proc/<us>/fd or /mem: the
-    pipe this function's return value travels through stays out of their reach."""
+    pipe this function's return value travels through stays out of their reach. The runners
+    forked from here inherit it."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     except (OSError, AttributeError):
@@ -61,7 +64,7 @@ def _spawn(spec: dict, placeholder: str, deselect: list[str]) -> _Attempt:
     pid = os.fork()
     if pid == 0:  # the child never returns from here
         os.close(rfd)
-        child.main(spec, placeholder, deselect, wfd)
+        runner.main(spec, placeholder, deselect, wfd)
     os.close(wfd)
     return _Attempt(pid, rfd)
 
@@ -113,10 +116,12 @@ def _fate(attempt: _Attempt, how: str) -> str:
 
 
 def run(module_source: str, solution_module: str, solution_file: str, modules: dict[str, str] | None = None,
-        deadline_s: float = 10.0, test_timeout_s: float = 5.0) -> dict:
-    """Run the hidden module; return {"results": {nodeid: {...}}, "collected": [...], "attempts": [...]}.
+        deadline_s: float = 10.0, test_timeout_s: float = 5.0, style: str = "pytest") -> dict:
+    """Run the hidden module; return {"results": {test id: {...}}, "collected": [...], "attempts": [...],
+    "collect_errors": [{"message", "by_tests"}], "solution_started": bool, "load_failed_by_tests": str|None}.
 
     `modules`: trusted Python fixture modules (name -> source) the tests may import.
+    `style`: "pytest" (run under pytest) or "check" (a plain loop over test_case_N functions).
     """
     _not_dumpable()
     deadline = time.monotonic() + deadline_s
@@ -125,11 +130,14 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
     with open(placeholder, "w") as f:  # the real tests never touch the disk: this name is all pytest gets
         f.write("# the hidden tests are held in memory\n")
     spec = {"source": module_source, "solution_module": solution_module, "solution_file": solution_file,
-            "modules": modules or {}, "workdir": os.getcwd()}
+            "modules": modules or {}, "workdir": os.getcwd(), "style": style, "deadline": deadline,
+            "test_timeout_s": test_timeout_s, "python": sys.executable}
     results: dict[str, dict] = {}
     collected: list[str] | None = None
     attempts: list[dict] = []
-    collect_errors: list[str] = []
+    collect_errors: list[dict] = []
+    solution_started = False
+    load_failed_by_tests = None
     for _ in range(MAX_RESTARTS):
         attempt = _spawn(spec, placeholder, sorted(results))
         how = _wait(attempt, deadline, test_timeout_s)
@@ -142,7 +150,10 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
             if kind == "collected" and collected is None and isinstance(event.get("ids"), list):
                 collected = [str(i) for i in event["ids"]]
             elif kind == "collect_error":
-                collect_errors.append(str(event.get("message", "")).replace(home + "/", "")[-2000:])
+                collect_errors.append({"message": str(event.get("message", "")).replace(home + "/", "")[-2000:],
+                                       "by_tests": event.get("by_tests") is True})
+            elif kind == "solution_started":
+                solution_started = True
             elif kind == "start":
                 in_progress = str(event.get("id"))
             elif kind == "result":
@@ -159,10 +170,16 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
         fate = _fate(attempt, how)
         attempts.append({"events": len(attempt.events), "fate": fate, "finished": done})
         os.close(attempt.rfd)
+        if collected is None and not done and not solution_started and not collect_errors:
+            # the runner died loading the tests before the solution was ever started: the tests' doing
+            load_failed_by_tests = f"the test runner {fate} while loading the tests"
         if done or collected is None or in_progress is None:
             break  # finished, or died before/between tests: nothing left to resume
         results[in_progress] = {"outcome": "failed", "message": f"{fate} during this test"}
         if time.monotonic() >= deadline or set(collected) <= set(results):
             break
+    if any(e["by_tests"] for e in collect_errors):
+        load_failed_by_tests = next(e["message"] for e in collect_errors if e["by_tests"])
     return {"results": results, "collected": collected or [], "collect_errors": collect_errors[:3],
-            "attempts": attempts, "timed_out": time.monotonic() >= deadline}
+            "attempts": attempts, "timed_out": time.monotonic() >= deadline, "solution_started": solution_started,
+            "load_failed_by_tests": load_failed_by_tests}

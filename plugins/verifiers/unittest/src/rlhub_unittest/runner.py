@@ -1,13 +1,20 @@
-"""Sandbox side, in a forked child: load the hidden module from memory and run it under pytest.
+"""Sandbox side, trusted: the test runner, a child the harness forks per attempt.
 
-Before any of the model's code can run, the child
-- closes every inherited fd but stdio and its event pipe (the sandbox's result pipe included);
-- takes the work dir off sys.path and installs an import finder that serves exactly the
-  solution module from it (so a planted pytest.py, conftest.py, os.py, sitecustomize.py or
-  .pth file is never imported);
-- runs pytest with no ini file (`-c /dev/null`), no conftest, no plugin autoload, no cache;
-- gives the test module its own copy of the builtins, taken now (patching builtins later
-  cannot reach the tests' asserts), and the strict comparison helpers.
+The model's code never runs here. `import solution` in the tests gets a stand-in whose
+attributes are calls into the solution's own process (stand_in.py), started on first use by
+a fresh exec of Python. This process
+- closes every inherited fd but stdio and its event pipe, and is not dumpable, so the
+  solution's process (same uid) can read neither its memory nor its fds;
+- ignores the signals a neighbour could send to derail it (SIGKILL and SIGSTOP cannot be
+  ignored: they only make the running test fail);
+- takes the work dir off sys.path: only the stand-in and the task's fixture modules (served
+  from memory) are importable from there;
+- runs pytest-style suites under pytest (`-c /dev/null`, no conftest, no plugin autoload) and
+  check programs (HumanEval/MBPP) with a plain loop over their `test_case_N` functions; the
+  test module is compiled from memory with a private copy of the builtins.
+
+Events (JSON lines on the pipe): collected, start, result, collect_error, solution_started,
+done, aborted. The harness decides the outcome from them (harness.py).
 """
 
 from __future__ import annotations
@@ -15,15 +22,20 @@ from __future__ import annotations
 import ast
 import builtins
 import gc
+import importlib
 import importlib.abc
 import importlib.util
 import json
 import linecache
 import os
+import signal
 import sys
+import time
+import traceback
 import types
 
-from . import strict
+from . import stand_in, strict
+from .suite import BIND
 
 # Plugins a hidden suite does not need; unraisableexception and threadexception alone cost
 # five full gc.collect() passes per session.
@@ -31,32 +43,32 @@ _NO_PLUGINS = [arg for name in ("cacheprovider", "stepwise", "unraisableexceptio
                                 "pastebin", "junitxml", "doctest", "warnings", "nose", "legacypath")
                for arg in ("-p", f"no:{name}")]
 _BAD_ENV = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONPATH", "PYTHONSTARTUP")
+_IGNORED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGTSTP", "SIGTTIN", "SIGTTOU")
+MARGIN_S = 0.25  # the runner gives up on a call this long before the harness would kill it
 
 
 class _Events:
-    """JSON lines to the parent. Bound methods captured now, before model code runs."""
+    """JSON lines to the harness."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self._write, self._dumps = os.write, json.dumps
 
     def send(self, **event) -> None:
-        data = (self._dumps(event, default=str) + "\n").encode()
+        data = (json.dumps(event, default=str) + "\n").encode()
         while data:
-            data = data[self._write(self.fd, data):]
+            data = data[os.write(self.fd, data):]
 
 
-class _WorkDirFinder(importlib.abc.MetaPathFinder):
-    """Serves the solution module (from the work dir) and the task's trusted fixture modules
-    (from memory). Nothing else in the work dir is importable."""
+class _Finder(importlib.abc.MetaPathFinder):
+    """Serves the stand-in for the solution module and the task's fixture modules (from
+    memory). Nothing else in the work dir is importable here."""
 
-    def __init__(self, solution_module: str, solution_path: str, modules: dict[str, str]) -> None:
-        self.solution = (solution_module, solution_path)
-        self.modules = modules
+    def __init__(self, solution: str, loader, modules: dict[str, str]) -> None:
+        self.solution, self.loader, self.modules = solution, loader, modules
 
     def find_spec(self, name, path=None, target=None):
-        if name == self.solution[0] and os.path.isfile(self.solution[1]):
-            return importlib.util.spec_from_file_location(name, self.solution[1])
+        if name == self.solution and self.loader is not None:
+            return importlib.util.spec_from_loader(name, self.loader)
         if name in self.modules:
             return importlib.util.spec_from_loader(name, _SourceLoader(name, self.modules[name]))
         return None
@@ -74,70 +86,198 @@ class _SourceLoader(importlib.abc.Loader):
         exec(compile(self.source, f"<fixture {self.name}>", "exec"), module.__dict__)
 
 
-def _isolate_imports(spec: dict) -> None:
-    work = os.path.realpath(spec["workdir"])
-    sys.path[:] = [p for p in sys.path if p and not os.path.realpath(p).startswith(work)]
-    sys.path_importer_cache.clear()
-    solution_path = os.path.join(work, spec["solution_file"])
-    sys.meta_path.insert(0, _WorkDirFinder(spec["solution_module"], solution_path, spec["modules"]))
-    strict.untrusted_roots[:] = [work + os.sep]
-    for name in _BAD_ENV:
-        os.environ.pop(name, None)
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+class Run:
+    """One attempt: the events channel, the solution's process, the clocks."""
+
+    def __init__(self, spec: dict, events: _Events) -> None:
+        self.spec, self.events = spec, events
+        self.process: stand_in.SolutionProcess | None = None
+        self.deadline = spec["deadline"]
+
+    def isolate_imports(self) -> None:
+        spec = self.spec
+        work = os.path.realpath(spec["workdir"])
+        sys.path[:] = [p for p in sys.path if p and not os.path.realpath(p).startswith(work)]
+        sys.path_importer_cache.clear()
+        loader = None
+        if spec["solution_module"]:
+            own = os.path.dirname(os.path.dirname(os.path.abspath(stand_in.__file__)))
+            self.process = stand_in.SolutionProcess({
+                "module": spec["solution_module"], "path": os.path.join(work, spec["solution_file"]),
+                "workdir": work, "fixtures": spec["modules"], "sys_path": [own, *sys.path, work],
+            }, spec["python"])
+            self.process.on_start = lambda: self.events.send(t="solution_started")
+            loader = stand_in.StandInLoader(self.process)
+        sys.meta_path.insert(0, _Finder(spec["solution_module"], loader, spec["modules"]))
+        for name in _BAD_ENV:
+            os.environ.pop(name, None)
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+
+    def test_started(self, test_id: str) -> None:
+        self.events.send(t="start", id=test_id)
+        self.limit_next(self.spec["test_timeout_s"])
+
+    def limit_next(self, seconds: float) -> None:
+        """Calls into the solution from now on end by this time (before the harness's own limit)."""
+        if self.process is not None:
+            self.process.deadline = min(self.deadline, time.monotonic() + seconds) - MARGIN_S
+
+    def touched_solution(self) -> bool:
+        return self.process is not None and self.process.started > 0
+
+    def collect_error(self, exc: BaseException, message: str) -> None:
+        """Who failed the loading of the tests: the tests themselves (they exited, or broke before
+        the solution was ever asked anything) or the model."""
+        by_tests = not _remote(exc) and (_is_exit(exc) or not self.touched_solution())
+        self.events.send(t="collect_error", message=message[-2000:], by_tests=by_tests)
 
 
-def _test_module(spec: dict, path: str, config) -> types.ModuleType:
-    """The hidden tests as a module compiled from memory, asserts rewritten by pytest for
-    readable failures, with a private builtins copy."""
-    from _pytest.assertion.rewrite import rewrite_asserts
+def _remote(exc: BaseException | None) -> bool:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if getattr(exc, "__rlhub_remote__", False) or isinstance(exc, (stand_in.SolutionError, stand_in.SolutionImportError,
+                                                                         stand_in.SolutionRaised)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
+
+def _is_exit(exc: BaseException) -> bool:
+    return isinstance(exc, SystemExit) or type(exc).__name__ == "Exit"  # pytest.exit()
+
+
+def _helpers(run: "Run") -> dict:
+    """Runner-side functions the generated test modules call (check and stdio styles)."""
+    from . import io_cases
+
+    def main(stdin: str) -> str:
+        if run.process is None:
+            raise RuntimeError("stdio tests need a Python solution")
+        out, _err, _status = run.process.request("main", stdin, [], what="running the program")
+        return out
+
+    def call(name: str, args: list):
+        return io_cases.call(importlib.import_module(run.spec["solution_module"]), name, args)
+
+    return {BIND: stand_in.bind, io_cases.MAIN: main, io_cases.CALL: call,
+            io_cases.SAME_OUTPUT: io_cases.same_output, io_cases.SAME_VALUE: io_cases.same_value}
+
+
+def _test_module(spec: dict, path: str, config=None, helpers: dict | None = None) -> types.ModuleType:
+    """The hidden tests as a module compiled from memory, with a private builtins copy; under
+    pytest, asserts rewritten by pytest for readable failures."""
     source = spec["source"]
     tree = ast.parse(source)
-    try:
-        rewrite_asserts(tree, source.encode(), path, config)
-    except Exception:  # readable messages are a nicety; the strict asserts are already in place
-        tree = ast.parse(source)
+    if config is not None:
+        from _pytest.assertion.rewrite import rewrite_asserts
+
+        try:
+            rewrite_asserts(tree, source.encode(), path, config)
+        except Exception:  # readable messages are a nicety; the strict asserts are already in place
+            tree = ast.parse(source)
     module = types.ModuleType("test_hidden")
     module.__file__ = path
     module.__rlhub_trusted__ = True
     module.__dict__["__builtins__"] = _PRISTINE
     strict.inject(module.__dict__)
+    module.__dict__.update(helpers or {})
     linecache.cache[path] = (len(source), None, source.splitlines(True), path)
     sys.modules["test_hidden"] = module
     exec(compile(tree, path, "exec"), module.__dict__)
     return module
 
 
+# -- check programs: a plain loop ------------------------------------------------------------------
+def run_plain(run: Run, path: str, deselect: set[str]) -> None:
+    run.limit_next(run.spec["test_timeout_s"])
+    try:
+        module = _test_module(run.spec, path, helpers=_helpers(run))
+    except BaseException as exc:
+        run.collect_error(exc, _failure_text(exc, path))
+        return
+    tests = [(name, fn) for name, fn in vars(module).items()
+             if name.startswith("test") and isinstance(fn, types.FunctionType)]
+    run.events.send(t="collected", ids=[name for name, _ in tests])
+    for name, fn in tests:
+        if name in deselect:
+            continue
+        run.test_started(name)
+        outcome, message = "passed", ""
+        try:
+            fn()
+        except BaseException as exc:
+            outcome, message = "failed", _failure_text(exc, path)
+        run.events.send(t="result", id=name, when="call", outcome=outcome, wasxfail=False, message=message)
+        run.events.send(t="result", id=name, when="teardown", outcome="passed", wasxfail=False, message="")
+
+
+def _failure_text(exc: BaseException, path: str) -> str:
+    """The failing line of the tests and what went wrong, as a person reads it."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+    where = f"{frames[-1].line.strip()}\n" if frames and frames[-1].line else ""
+    detail = ""
+    if isinstance(exc, AssertionError) and not str(exc):
+        detail = strict.explain_last()
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    notes = "".join(f"\n{n}" for n in getattr(exc, "__notes__", ()) if isinstance(n, str))
+    return f"{where}{text}{detail}{notes}"[-2000:]
+
+
+# -- pytest suites ---------------------------------------------------------------------------------
 class _Plugin:
-    def __init__(self, spec: dict, events: _Events, deselect: list[str]) -> None:
-        self.spec, self.events, self.deselect = spec, events, set(deselect)
+    def __init__(self, run: Run, deselect: set[str]) -> None:
+        self.run, self.deselect = run, deselect
+        self.messages: dict[tuple, str] = {}
 
     def pytest_pycollect_makemodule(self, module_path, parent):
         import pytest
 
-        spec = self.spec
+        run = self.run
 
         class HiddenModule(pytest.Module):
             def _getobj(self):
-                return _test_module(spec, str(self.path), self.config)
+                try:
+                    return _test_module(run.spec, str(self.path), self.config, helpers=_helpers(run))
+                except BaseException as exc:
+                    run.collect_error(exc, _failure_text(exc, str(self.path)))
+                    raise
 
         return HiddenModule.from_parent(parent, path=module_path)
 
     def pytest_collection_modifyitems(self, session, config, items):
         names = [_name(item.nodeid) for item in items]
-        self.events.send(t="collected", ids=names)
+        self.run.events.send(t="collected", ids=names)
         items[:] = [item for item, name in zip(items, names) if name not in self.deselect]
 
     def pytest_collectreport(self, report):
-        if report.failed or report.skipped:
-            self.events.send(t="collect_error", message=_text(report))
+        if (report.failed or report.skipped) and "::" not in report.nodeid:
+            pass  # the module's own failure was reported by HiddenModule with its origin
+        elif report.failed:
+            self.run.events.send(t="collect_error", message=_text(report), by_tests=False)
+
+    def pytest_runtest_makereport(self, item, call):
+        if call.excinfo is not None:  # the failing line and what went wrong, without pytest's frames
+            self.messages[(item.nodeid, call.when)] = _failure_text(call.excinfo.value, str(item.path))
 
     def pytest_runtest_logstart(self, nodeid, location):
-        self.events.send(t="start", id=_name(nodeid))
+        self.run.test_started(_name(nodeid))
 
     def pytest_runtest_logreport(self, report):
-        self.events.send(t="result", id=_name(report.nodeid), when=report.when, outcome=report.outcome,
-                         wasxfail=hasattr(report, "wasxfail"), message=_text(report) if report.failed or report.skipped else "")
+        message = ""
+        if report.failed or report.skipped:
+            message = self.messages.pop((report.nodeid, report.when), None) or _text(report)
+        self.run.events.send(t="result", id=_name(report.nodeid), when=report.when, outcome=report.outcome,
+                             wasxfail=hasattr(report, "wasxfail"), message=message)
+
+
+def run_pytest(run: Run, path: str, deselect: set[str]) -> None:
+    import pytest
+
+    run.limit_next(run.spec["test_timeout_s"])
+    args = [path, "-c", os.devnull, "--rootdir", os.path.dirname(path), "--noconftest", "-q", "-s",
+            "--tb=native", "-o", "python_files=test_*.py", *_NO_PLUGINS]
+    pytest.main(args, plugins=[_Plugin(run, deselect)])
 
 
 def _name(nodeid: str) -> str:
@@ -159,29 +299,33 @@ _PRISTINE: dict = {}
 def main(spec: dict, placeholder: str, deselect: list[str], wfd: int) -> None:
     """Never returns: the child ends with os._exit, so nothing of the parent's runs twice."""
     code = 1
+    events = _Events(wfd)
+    run = Run(spec, events)
     try:
         os.setpgid(0, 0)
+        for name in _IGNORED_SIGNALS:
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
         _keep_only_fds({0, 1, 2, wfd})
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
+        os.close(devnull)
+        stand_in.not_dumpable()  # inherited from the harness; said again, it costs nothing
         gc.freeze()  # the warm worker's objects: never traversed again by this child's collections
         _PRISTINE.update(vars(builtins))
-        events = _Events(wfd)
-        _isolate_imports(spec)
-        import pytest
-
-        args = [placeholder, "-c", os.devnull, "--rootdir", os.path.dirname(placeholder), "--noconftest",
-                "-q", "--tb=short", "-o", "python_files=test_*.py", *_NO_PLUGINS]
-        pytest.main(args, plugins=[_Plugin(spec, events, deselect)])
+        strict.harden_unittest()
+        run.isolate_imports()
+        (run_pytest if spec["style"] == "pytest" else run_plain)(run, placeholder, set(deselect))
         events.send(t="done")
         code = 0
-    except BaseException as exc:  # e.g. the model's code raised SystemExit past pytest
+    except BaseException as exc:  # our own failure: the harness reads it as "aborted"
         try:
             events.send(t="aborted", message=f"{type(exc).__name__}: {exc}"[:500])
         except Exception:
             pass
     finally:
+        if run.process is not None:
+            run.process.kill()
         os._exit(code)
 
 
