@@ -4,7 +4,8 @@ msgpack carries the plain types natively (None, bool, int, float, str, bytes, li
 ext types carry the rest. Nothing is ever unpickled: the receiver of a value builds it from
 plain data with constructors it trusts.
 
-- tuple, set, frozenset, complex, bytearray, range and integers beyond 64 bits;
+- tuple, set, frozenset, complex, range and integers beyond 64 bits (a bytearray arrives as
+  bytes: msgpack packs it natively);
 - a few standard-library value types rebuilt by their own constructors (date, time, datetime,
   timedelta, timezone, Decimal, Fraction, Counter, OrderedDict, defaultdict, deque) and numpy
   arrays and scalars of numeric dtypes;
@@ -104,8 +105,6 @@ class Codec:
             return self._ext(BIGINT, str(obj))
         if t is complex:
             return self._ext(COMPLEX, [obj.real, obj.imag])
-        if t is bytearray:
-            return self._ext(BYTEARRAY, bytes(obj))
         if t is range:
             return self._ext(RANGE, [obj.start, obj.stop, obj.step])
         peer_id = self.peer_id(obj)
@@ -123,7 +122,8 @@ class Codec:
             return self._ext(REF, ref)
         for base in _PLAIN_BASES:
             if isinstance(obj, base) and base is not bool:
-                return _AS_PLAIN[base](obj)
+                value = _AS_PLAIN[base](obj)  # msgpack packs what default returns as is: tuples go round again
+                return self._default(value) if type(value) in (tuple, set, frozenset, complex, int) else value
         return self._ext(MINE, [self.export(obj), self.describe(obj)])
 
     def _is_module_class(self, cls) -> bool:
@@ -359,7 +359,7 @@ def _rebuild_value(fields: list):
     if kind in ("Counter", "OrderedDict"):
         import collections
 
-        return getattr(collections, kind)((k, v) for k, v in (_list(p, 2) for p in _list(data)))
+        return getattr(collections, kind)(dict((k, v) for k, v in (_list(p, 2) for p in _list(data))))
     if kind == "defaultdict":
         import collections
 

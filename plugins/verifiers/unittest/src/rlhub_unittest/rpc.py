@@ -78,7 +78,11 @@ class Peer:
         self.clock = clock
 
     def request(self, op: str, *args):
-        self.wire.send(self.codec.dumps(["req", op, list(args)]))
+        try:
+            data = self.codec.dumps(["req", op, list(args)])
+        except CodecError as exc:  # a bad argument: the caller's TypeError, as in one process
+            raise TypeError(str(exc)) from None
+        self.wire.send(data)
         while True:
             msg = self._next()
             kind = msg[0]

@@ -71,27 +71,24 @@ class _TestsStdin(io.TextIOBase):
     def readable(self) -> bool:
         return True
 
-    def _fill(self, size: int) -> None:
-        while not self._eof and (size < 0 or len(self._pending) < size) and "\n" not in self._pending:
-            chunk = self._peer.request("stdin", 1 << 16)
-            if not chunk:
-                self._eof = True
+    def _more(self) -> None:
+        chunk = self._peer.request("stdin", 1 << 16)
+        if not isinstance(chunk, str) or not chunk:
+            self._eof = True
+        else:
             self._pending += chunk
-            if size < 0:
-                continue
 
     def read(self, size: int = -1) -> str:
+        while not self._eof and (size is None or size < 0 or len(self._pending) < size):
+            self._more()
         if size is None or size < 0:
-            while not self._eof:
-                self._fill(1 << 30)
-            out, self._pending = self._pending, ""
-            return out
-        self._fill(size)
+            size = len(self._pending)
         out, self._pending = self._pending[:size], self._pending[size:]
         return out
 
     def readline(self, size: int = -1) -> str:
-        self._fill(-1)
+        while not self._eof and "\n" not in self._pending and (size is None or size < 0 or len(self._pending) < size):
+            self._more()
         end = self._pending.find("\n") + 1 or len(self._pending)
         if size is not None and size >= 0:
             end = min(end, size)

@@ -21,6 +21,7 @@ import, as a fresh test process would.
 
 from __future__ import annotations
 
+import collections.abc
 import ctypes
 import importlib.abc
 import os
@@ -148,10 +149,6 @@ class SolutionProcess:
         self.ensure()
         peer = self.peer
         peer.deadline = self.deadline
-        try:
-            args = [self.codec.check_sendable(a) for a in args]
-        except CodecError as exc:
-            raise TypeError(str(exc)) from None
         return self._wait(lambda: peer.request(op, *args), what or f"answering {op}")
 
     def module(self):
@@ -227,9 +224,6 @@ class RunnerCodec(Codec):
         self.exports.clear()
         self._export_ids.clear()
 
-    def check_sendable(self, value):
-        return value
-
     def peer_id(self, obj):
         t = type(obj)
         if t is SolutionObject:
@@ -274,7 +268,7 @@ class RunnerCodec(Codec):
 
     def export(self, obj) -> int:
         if not callable(obj):
-            raise CodecError(f"a {type(obj).__qualname__} of the tests cannot be passed to the solution "
+            raise CodecError(f"an object of type {type(obj).__qualname__} cannot be passed to the solution "
                              "(only plain values, the solution's own objects and callables cross)")
         return super().export(obj)
 
@@ -480,21 +474,21 @@ class SolutionObject:
 
     def __instancecheck__(self, instance):
         try:
-            return _plain(self.__op("isinstance", instance, self), bool, "isinstance")
+            return _plain(self.__req("op", "isinstance", instance, self), bool, "isinstance")
         except TypeError:
             return False
 
     def __subclasscheck__(self, subclass):
         try:
-            return _plain(self.__op("issubclass", subclass, self), bool, "issubclass")
+            return _plain(self.__req("op", "issubclass", subclass, self), bool, "issubclass")
         except TypeError:
             return False
 
     def __copy__(self):
-        return self.__req("call", _COPY, [self], {})
+        return _returned(self.__req("call", _COPY, [self], {}), [self], {})
 
     def __deepcopy__(self, memo):
-        return self.__req("call", _DEEPCOPY, [self], {})
+        return _returned(self.__req("call", _DEEPCOPY, [self], {}), [self], {})
 
     def __reduce_ex__(self, protocol):
         raise TypeError(f"the solution's {self.__name} cannot be pickled in the tests")
@@ -571,12 +565,20 @@ def _kept(old, new):
     return new
 
 
+_MODULE_DICT = types.ModuleType.__dict__["__dict__"]  # the stand-in's own (real) namespace
+
+
 class SolutionModule(types.ModuleType):
     """`import solution` in the tests: every attribute but the module's own dunders is the
-    solution module's, read (and written, for monkeypatch) in its process each time."""
+    solution module's, read (and written, for monkeypatch) in its process each time. Its
+    `__dict__` (vars(), monkeypatch's undo record) is a view of the remote namespace."""
+
+    @property
+    def __dict__(self):
+        return _Namespace(self)
 
     def __getattr__(self, name):
-        process = self.__dict__["__rlhub_process__"]
+        process = _MODULE_DICT.__get__(self)["__rlhub_process__"]
         if name == "__all__":  # `from solution import *`: its __all__, else its public names
             try:
                 return process.on_module("getattr", "__all__")
@@ -589,15 +591,34 @@ class SolutionModule(types.ModuleType):
     def __setattr__(self, name, value):
         if name.startswith("__") and name.endswith("__"):
             return super().__setattr__(name, value)
-        self.__dict__["__rlhub_process__"].on_module("setattr", name, value)
+        _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("setattr", name, value)
 
     def __delattr__(self, name):
         if name.startswith("__") and name.endswith("__"):
             return super().__delattr__(name)
-        self.__dict__["__rlhub_process__"].on_module("delattr", name)
+        _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("delattr", name)
 
     def __dir__(self):
-        return self.__dict__["__rlhub_process__"].on_module("dir")
+        return _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("dir")
+
+
+class _Namespace(collections.abc.Mapping):
+    def __init__(self, module: SolutionModule) -> None:
+        self.module, self.own = module, _MODULE_DICT.__get__(module)
+
+    def __getitem__(self, name):
+        if type(name) is str and name.startswith("__") and name.endswith("__"):
+            return self.own[name]
+        try:
+            return getattr(self.module, name)
+        except AttributeError:
+            raise KeyError(name) from None
+
+    def __iter__(self):
+        return iter([*self.own, *(n for n in dir(self.module) if not (n.startswith("__") and n.endswith("__")))])
+
+    def __len__(self):
+        return sum(1 for _ in self)
 
 
 class _Yours:
@@ -615,7 +636,7 @@ class StandInLoader(importlib.abc.Loader):
 
     def create_module(self, spec):
         module = SolutionModule(spec.name)
-        module.__dict__["__rlhub_process__"] = self.process
+        _MODULE_DICT.__get__(module)["__rlhub_process__"] = self.process
         return module
 
     def exec_module(self, module) -> None:
@@ -638,7 +659,7 @@ def bind(namespace: dict, module, keep: frozenset = frozenset()) -> None:
     prompt, already in `namespace`), and our own reserved names are never taken from the model."""
     import builtins
 
-    process = module.__dict__["__rlhub_process__"]
+    process = _MODULE_DICT.__get__(module)["__rlhub_process__"]
     process.module()
     names = process.request("namespace", what="listing the solution's names")
     if type(names) is not dict:
