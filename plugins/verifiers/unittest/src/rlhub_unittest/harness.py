@@ -14,6 +14,7 @@ This parent decides the outcome from those events, the runner's fate and its own
 
 from __future__ import annotations
 
+import base64
 import ctypes
 import json
 import os
@@ -23,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from . import runner
+from . import pytest_run, runner
 
 PR_SET_DUMPABLE = 4
 MAX_RESTARTS = 64
@@ -116,22 +117,28 @@ def _fate(attempt: _Attempt, how: str) -> str:
 
 
 def run(module_source: str, solution_module: str, solution_file: str, modules: dict[str, str] | None = None,
-        deadline_s: float = 10.0, test_timeout_s: float = 5.0, style: str = "pytest") -> dict:
+        deadline_s: float = 10.0, test_timeout_s: float = 5.0, style: str = "pytest", module_code: str = "") -> dict:
     """Run the hidden module; return {"results": {test id: {...}}, "collected": [...], "attempts": [...],
     "collect_errors": [{"message", "by_tests"}], "solution_started": bool, "load_failed_by_tests": str|None}.
 
     `modules`: trusted Python fixture modules (name -> source) the tests may import.
-    `style`: "pytest" (run under pytest) or "check" (a plain loop over test_case_N functions).
+    `style`: "pytest" (run under pytest) or "check"/"stdio" (a plain loop over test_case_N functions).
+    `module_code`: the module compiled for suite.PLACEHOLDER (base64 of marshal), used in a warm worker.
     """
     _not_dumpable()
     deadline = time.monotonic() + deadline_s
-    home = tempfile.mkdtemp(prefix="rlhub-tests-")
+    if pytest_run.PREPARED is not None:  # a warm worker: this task's private /tmp, pytest's prepared name
+        home = pytest_run.HOME
+        os.makedirs(home, exist_ok=True)
+    else:
+        home = tempfile.mkdtemp(prefix="rlhub-tests-")
     placeholder = os.path.join(home, "test_hidden.py")
     with open(placeholder, "w") as f:  # the real tests never touch the disk: this name is all pytest gets
         f.write("# the hidden tests are held in memory\n")
     spec = {"source": module_source, "solution_module": solution_module, "solution_file": solution_file,
             "modules": modules or {}, "workdir": os.getcwd(), "style": style, "deadline": deadline,
-            "test_timeout_s": test_timeout_s, "python": sys.executable}
+            "test_timeout_s": test_timeout_s, "python": sys.executable,
+            "code": base64.b64decode(module_code) if module_code else b""}
     results: dict[str, dict] = {}
     collected: list[str] | None = None
     attempts: list[dict] = []

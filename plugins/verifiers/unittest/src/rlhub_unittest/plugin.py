@@ -15,7 +15,7 @@ PYTEST_PROFILE = Profile(
     open_files=256,
     output_bytes=65536,
     tmpfs_mb=64,
-    preload=("pytest", "_pytest.assertion.rewrite", "msgpack", "rlhub_unittest.harness"),
+    preload=("pytest", "_pytest.assertion.rewrite", "msgpack", "rlhub_unittest.harness", "rlhub_unittest.warm"),
     recycle_after=200,
 )
 

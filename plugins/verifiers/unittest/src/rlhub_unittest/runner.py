@@ -27,6 +27,7 @@ import importlib.abc
 import importlib.util
 import json
 import linecache
+import marshal
 import os
 import signal
 import sys
@@ -35,13 +36,8 @@ import traceback
 import types
 
 from . import stand_in, strict
-from .suite import BIND
+from .suite import BIND, PLACEHOLDER
 
-# Plugins a hidden suite does not need; unraisableexception and threadexception alone cost
-# five full gc.collect() passes per session.
-_NO_PLUGINS = [arg for name in ("cacheprovider", "stepwise", "unraisableexception", "threadexception", "faulthandler",
-                                "pastebin", "junitxml", "doctest", "warnings", "nose", "legacypath")
-               for arg in ("-p", f"no:{name}")]
 _BAD_ENV = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONPATH", "PYTHONSTARTUP")
 _IGNORED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGTSTP", "SIGTTIN", "SIGTTOU")
 MARGIN_S = 0.25  # the runner gives up on a call this long before the harness would kill it
@@ -168,14 +164,18 @@ def _test_module(spec: dict, path: str, config=None, helpers: dict | None = None
     """The hidden tests as a module compiled from memory, with a private builtins copy; under
     pytest, asserts rewritten by pytest for readable failures."""
     source = spec["source"]
-    tree = ast.parse(source)
-    if config is not None:
-        from _pytest.assertion.rewrite import rewrite_asserts
+    if spec.get("code") and path == PLACEHOLDER:
+        code = marshal.loads(spec["code"])  # compiled by the host for this very file name (suite.py)
+    else:
+        tree = ast.parse(source)
+        if config is not None:
+            from _pytest.assertion.rewrite import rewrite_asserts
 
-        try:
-            rewrite_asserts(tree, source.encode(), path, config)
-        except Exception:  # readable messages are a nicety; the strict asserts are already in place
-            tree = ast.parse(source)
+            try:
+                rewrite_asserts(tree, source.encode(), path, config)
+            except Exception:  # readable messages are a nicety; the strict asserts are already in place
+                tree = ast.parse(source)
+        code = compile(tree, path, "exec")
     module = types.ModuleType("test_hidden")
     module.__file__ = path
     module.__rlhub_trusted__ = True
@@ -184,7 +184,7 @@ def _test_module(spec: dict, path: str, config=None, helpers: dict | None = None
     module.__dict__.update(helpers or {})
     linecache.cache[path] = (len(source), None, source.splitlines(True), path)
     sys.modules["test_hidden"] = module
-    exec(compile(tree, path, "exec"), module.__dict__)
+    exec(code, module.__dict__)
     return module
 
 
@@ -224,75 +224,6 @@ def _failure_text(exc: BaseException, path: str) -> str:
     return f"{where}{text}{detail}{notes}"[-2000:]
 
 
-# -- pytest suites ---------------------------------------------------------------------------------
-class _Plugin:
-    def __init__(self, run: Run, deselect: set[str]) -> None:
-        self.run, self.deselect = run, deselect
-        self.messages: dict[tuple, str] = {}
-
-    def pytest_pycollect_makemodule(self, module_path, parent):
-        import pytest
-
-        run = self.run
-
-        class HiddenModule(pytest.Module):
-            def _getobj(self):
-                try:
-                    return _test_module(run.spec, str(self.path), self.config, helpers=_helpers(run))
-                except BaseException as exc:
-                    run.collect_error(exc, _failure_text(exc, str(self.path)))
-                    raise
-
-        return HiddenModule.from_parent(parent, path=module_path)
-
-    def pytest_collection_modifyitems(self, session, config, items):
-        names = [_name(item.nodeid) for item in items]
-        self.run.events.send(t="collected", ids=names)
-        items[:] = [item for item, name in zip(items, names) if name not in self.deselect]
-
-    def pytest_collectreport(self, report):
-        if (report.failed or report.skipped) and "::" not in report.nodeid:
-            pass  # the module's own failure was reported by HiddenModule with its origin
-        elif report.failed:
-            self.run.events.send(t="collect_error", message=_text(report), by_tests=False)
-
-    def pytest_runtest_makereport(self, item, call):
-        if call.excinfo is not None:  # the failing line and what went wrong, without pytest's frames
-            self.messages[(item.nodeid, call.when)] = _failure_text(call.excinfo.value, str(item.path))
-
-    def pytest_runtest_logstart(self, nodeid, location):
-        self.run.test_started(_name(nodeid))
-
-    def pytest_runtest_logreport(self, report):
-        message = ""
-        if report.failed or report.skipped:
-            message = self.messages.pop((report.nodeid, report.when), None) or _text(report)
-        self.run.events.send(t="result", id=_name(report.nodeid), when=report.when, outcome=report.outcome,
-                             wasxfail=hasattr(report, "wasxfail"), message=message)
-
-
-def run_pytest(run: Run, path: str, deselect: set[str]) -> None:
-    import pytest
-
-    run.limit_next(run.spec["test_timeout_s"])
-    args = [path, "-c", os.devnull, "--rootdir", os.path.dirname(path), "--noconftest", "-q", "-s",
-            "--tb=native", "-o", "python_files=test_*.py", *_NO_PLUGINS]
-    pytest.main(args, plugins=[_Plugin(run, deselect)])
-
-
-def _name(nodeid: str) -> str:
-    """'…/test_hidden.py::TestX::test_y[1]' -> 'TestX::test_y[1]'."""
-    return nodeid.split("::", 1)[1] if "::" in nodeid else nodeid
-
-
-def _text(report) -> str:
-    try:
-        text = report.longreprtext
-    except Exception:
-        text = str(report.longrepr)
-    return text[-2000:]
-
-
 _PRISTINE: dict = {}
 
 
@@ -315,7 +246,12 @@ def main(spec: dict, placeholder: str, deselect: list[str], wfd: int) -> None:
         _PRISTINE.update(vars(builtins))
         strict.harden_unittest()
         run.isolate_imports()
-        (run_pytest if spec["style"] == "pytest" else run_plain)(run, placeholder, set(deselect))
+        if spec["style"] == "pytest":
+            from .pytest_run import run_pytest
+
+            run_pytest(run, placeholder, set(deselect))
+        else:
+            run_plain(run, placeholder, set(deselect))
         events.send(t="done")
         code = 0
     except BaseException as exc:  # our own failure: the harness reads it as "aborted"

@@ -4,6 +4,9 @@ of the runner's memory (the hidden tests, their expected values) is in this proc
 
     python -I -S -B -c "...; serve(FD)"
 
+Its own code arrives compiled (marshal, from the runner: the trusted direction) rather than
+imported, so it costs no compile even where no bytecode cache can be written.
+
 Before any of the model's code runs it closes every fd but its socket (it never holds the
 runner's result pipe), points stdin at /dev/null, and routes its prints into a capture that
 travels back with each answer (so `capsys` in the tests sees them). Only msgpack values cross
@@ -15,10 +18,13 @@ Requests (here -> runner): callback (a test-side callable), stdin (read the test
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import os
 import sys
+
+# The import machinery's own modules (always loaded): importlib.util would cost contextlib & co.
+import _frozen_importlib as _bootstrap
+import _frozen_importlib_external as _external
 
 from .codec import Codec, CodecError, _ref_object
 from .rpc import Peer, Wire, WireClosed
@@ -194,7 +200,7 @@ class _Finder:
     def find_spec(self, name, path=None, target=None):
         if name in self.modules:
             origin, source = self.modules[name]
-            return importlib.util.spec_from_loader(name, _SourceLoader(source), origin=origin)
+            return _bootstrap.spec_from_loader(name, _SourceLoader(source), origin=origin)
         return None
 
 
@@ -236,8 +242,8 @@ class Server:
             if self.import_error is not None:
                 raise self.import_error
             name, path = self.setup["module"], self.setup["path"]
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
+            spec = _external.spec_from_file_location(name, path)
+            module = _bootstrap.module_from_spec(spec)
             sys.modules[name] = module
             try:
                 spec.loader.exec_module(module)

@@ -35,7 +35,47 @@ from .rpc import Peer, Wire, WireClosed, WireTimeout
 
 STARTUP_S = 10.0     # a fresh interpreter and the solution's import, at most (bounded by the test's deadline)
 MAX_RESTARTS = 16    # the solution's process is replaced at most this often in one run
-_BOOT = "import sys; sys.path[:0] = {path!r}; from rlhub_unittest.solution_process import serve; serve({fd})"
+# The solution's process gets its own code from us, compiled once per warm worker: a frame of
+# marshalled code objects for rlhub_unittest.codec, .rpc and .solution_process.
+_BOOT = """\
+import os, sys, marshal, types
+fd = {fd}
+def read(n):
+    b = b""
+    while len(b) < n:
+        c = os.read(fd, n - len(b))
+        if not c:
+            os._exit(3)
+        b += c
+    return b
+sys.path[:0] = {path!r}
+package = types.ModuleType("rlhub_unittest")
+package.__path__ = []
+sys.modules["rlhub_unittest"] = package
+for name, code in marshal.loads(read(int.from_bytes(read(4), "big"))):
+    module = types.ModuleType(name)
+    module.__package__ = "rlhub_unittest"
+    module.__file__ = code.co_filename
+    sys.modules[name] = module
+    exec(code, module.__dict__)
+sys.modules["rlhub_unittest.solution_process"].serve(fd)
+"""
+
+
+def _own_code() -> bytes:
+    import marshal
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = []
+    for name in ("codec", "rpc", "solution_process"):
+        path = os.path.join(here, name + ".py")
+        with open(path) as f:
+            code.append((f"rlhub_unittest.{name}", compile(f.read(), path, "exec", dont_inherit=True)))
+    data = marshal.dumps(code)
+    return len(data).to_bytes(4, "big") + data
+
+
+_CODE = _own_code()  # at import: in the warm worker, before any task
 
 
 class SolutionError(Exception):
@@ -90,6 +130,9 @@ class SolutionProcess:
             self.pid = os.posix_spawn(self.python, argv, dict(os.environ), setsid=True)
         finally:
             os.close(theirs)
+        view = memoryview(_CODE)  # fits the socket's buffer: never blocks for long
+        while view:
+            view = view[os.write(ours, view):]
         self.started += 1
         if self.on_start is not None:
             self.on_start()

@@ -12,6 +12,10 @@ fail is inserted at a random place.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import functools
+import marshal
+import os
 import random
 import textwrap
 from dataclasses import dataclass
@@ -19,6 +23,7 @@ from dataclasses import dataclass
 from . import io_cases
 from .strict import strict_asserts
 
+PLACEHOLDER = "/tmp/rlhub-hidden/test_hidden.py"  # the tests' file name in a warm worker (each task has its own /tmp)
 SOLUTION_ALIAS = "__rlhub_solution__"
 BIND = "__rlhub_bind__"  # runner-side: binds the solution module's globals into the tests' namespace
 _SENTINEL_WORDS = ("basic", "edge", "empty", "large", "mixed", "order", "single", "types", "values", "extra")
@@ -33,6 +38,7 @@ class Suite:
     source: str                 # the pytest module the sandbox runs (strict asserts, sentinel inside)
     expected: tuple[str, ...]   # test ids that must all run
     sentinel: str               # name of the test a genuine run fails
+    code: bytes = b""           # the module compiled for PLACEHOLDER (asserts rewritten by pytest), marshalled
 
 
 def _parse(text: str, what: str) -> ast.Module:
@@ -181,3 +187,41 @@ def build(tests, style: str, *, entry_point: str | None = None, test_ids: list[s
         where = rng.choice(defs[1:] + [len(tree.body)]) if defs else len(tree.body)
     tree.body.insert(where, strict_asserts(ast.Module(body=[node], type_ignores=[])).body[0])
     return Suite(source=ast.unparse(ast.fix_missing_locations(tree)) + "\n", expected=tuple(ids), sentinel=name)
+
+
+def _compiled(source: str, style: str) -> bytes:
+    """The module as the runner executes it, compiled here once: pytest's assertion rewrite
+    (pytest style, for readable failures) and the compile cost more than the rest of a run."""
+    tree = ast.parse(source)
+    if style == "pytest":
+        from _pytest.assertion.rewrite import rewrite_asserts
+
+        try:
+            rewrite_asserts(tree, source.encode(), PLACEHOLDER, None)
+        except Exception:  # readable messages are a nicety; the strict asserts are already in place
+            tree = ast.parse(source)
+    return marshal.dumps(compile(tree, PLACEHOLDER, "exec", dont_inherit=True))
+
+
+@functools.lru_cache(maxsize=512)
+def _cached(tests, style, entry_point, test_ids, solution_module, prefix, setup) -> Suite:
+    suite = build(tests, style, entry_point=entry_point, test_ids=list(test_ids) if test_ids else None,
+                  solution_module=solution_module, prefix=prefix, setup=setup)
+    return dataclasses.replace(suite, code=_compiled(suite.source, style))
+
+
+def prepared(tests, style: str, *, entry_point=None, test_ids=None, solution_module: str | None = "solution",
+             prefix: str = "", setup: str = "") -> Suite:
+    """`build` + compile, memoised per task in this process (a task is graded many times: samples
+    per prompt, the checks). The sentinel is then fixed per task and process: it never leaves the
+    runner, so that gives the model nothing. RLHUB_CACHE=off (or unhashable tests) builds afresh."""
+    key = (tests, style, entry_point, tuple(test_ids) if test_ids else None, solution_module, prefix, setup)
+    try:
+        hash(key)
+    except TypeError:
+        key = None
+    if key is None or os.environ.get("RLHUB_CACHE", "").lower() == "off":
+        suite = build(tests, style, entry_point=entry_point, test_ids=test_ids, solution_module=solution_module,
+                      prefix=prefix, setup=setup)
+        return dataclasses.replace(suite, code=_compiled(suite.source, style))
+    return _cached(*key)

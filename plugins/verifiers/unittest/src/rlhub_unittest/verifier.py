@@ -15,6 +15,7 @@ Contract with environments (task.hidden):
 from __future__ import annotations
 
 import ast
+import base64
 import os
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -154,8 +155,8 @@ class UnitTests(Verifier):
 
     def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "") -> Verdict:
         python_module = spec.module_name if spec.language == "python" else None
-        suite = suite_mod.build(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
-                                solution_module=python_module, prefix=prefix, setup=spec.setup)
+        suite = suite_mod.prepared(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
+                                   solution_module=python_module, prefix=prefix, setup=spec.setup)
         profile = ctx.profile
         # The task's fixtures win over anything the model left, except the file it was asked to write
         # (a "complete this module" task ships the partial module under the solution's own name).
@@ -163,7 +164,8 @@ class UnitTests(Verifier):
         files = {**model_files, **fixtures}
         modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in fixtures.items() if n.endswith(".py")}
         result = ctx.sandbox.call(profile, HARNESS, files=files, args={
-            "module_source": suite.source, "solution_module": python_module or "",
+            "module_source": suite.source, "module_code": base64.b64encode(suite.code).decode(),
+            "solution_module": python_module or "",
             "solution_file": spec.solution_path, "modules": modules,
             "deadline_s": max(1.0, profile.wall_timeout_s * 0.85 - 0.5),
             "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4), "style": spec.style,
