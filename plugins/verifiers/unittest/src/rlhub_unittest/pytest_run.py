@@ -72,6 +72,8 @@ class _Plugin:
         self.run.test_started(_name(nodeid))
 
     def pytest_runtest_logreport(self, report):
+        if report.when == "teardown":
+            self.run.test_ended()
         message = ""
         if report.failed or report.skipped:
             message = self.messages.pop((report.nodeid, report.when), None) or _text(report)
@@ -97,6 +99,7 @@ class _Prepared:
         from _pytest.config import _prepareconfig
         from _pytest.main import Session
 
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the tasks' environment says so too; this is before any
         os.makedirs(HOME, exist_ok=True)
         with open(PLACEHOLDER, "w") as f:
             f.write("# the hidden tests are held in memory\n")
@@ -109,15 +112,16 @@ class _Prepared:
 
 
 PREPARED: _Prepared | None = None
+NOT_PREPARED = "not a warm worker"  # why PREPARED is None (reported in the run's timings)
 
 
 def prepare() -> None:
     """Build the pytest configuration and session now (in a warm worker, before any task)."""
-    global PREPARED
+    global PREPARED, NOT_PREPARED
     try:
-        PREPARED = _Prepared()
-    except Exception:  # another pytest than this was written for: every run starts its own
-        PREPARED = None
+        PREPARED, NOT_PREPARED = _Prepared(), ""
+    except Exception as exc:  # another pytest than this was written for: every run starts its own
+        PREPARED, NOT_PREPARED = None, f"{type(exc).__name__}: {exc}"[:300]
 
 
 def run_pytest(run: runner.Run, path: str, deselect: set[str]) -> None:
@@ -126,11 +130,11 @@ def run_pytest(run: runner.Run, path: str, deselect: set[str]) -> None:
     if prepared is not None and path == PLACEHOLDER:
         prepared.plugin.run, prepared.plugin.deselect = run, deselect
         hook = prepared.config.hook
-        hook.pytest_collection(session=prepared.session)
-        hook.pytest_runtestloop(session=prepared.session)
+        run.timed("load", lambda: hook.pytest_collection(session=prepared.session))
+        run.timed("tests", lambda: hook.pytest_runtestloop(session=prepared.session))
         return
     import pytest
 
     plugin = _Plugin()
     plugin.run, plugin.deselect = run, deselect
-    pytest.main(arguments(path), plugins=[plugin])
+    run.timed("tests", pytest.main, arguments(path), [plugin])

@@ -80,7 +80,7 @@ class Peer:
     def request(self, op: str, *args):
         try:
             data = self.codec.dumps(["req", op, list(args)])
-        except CodecError as exc:  # a bad argument: the caller's TypeError, as in one process
+        except CodecError as exc:  # a bad argument: the caller's TypeError, as in one process (nothing was sent)
             raise TypeError(str(exc)) from None
         self.wire.send(data)
         while True:

@@ -1,20 +1,21 @@
-"""Sandbox side, trusted: the test runner, a child the harness forks per attempt.
+"""Sandbox side, trusted: the test runner (in the harness's process: see harness.py).
 
 The model's code never runs here. `import solution` in the tests gets a stand-in whose
 attributes are calls into the solution's own process (stand_in.py), started on first use by
 a fresh exec of Python. This process
-- closes every inherited fd but stdio and its event pipe, and is not dumpable, so the
-  solution's process (same uid) can read neither its memory nor its fds;
+- is not dumpable, so the solution's process (same uid) can read neither its memory nor its
+  fds; the solution's process holds none of ours (it closes them all when it starts);
 - ignores the signals a neighbour could send to derail it (SIGKILL and SIGSTOP cannot be
-  ignored: they only make the running test fail);
+  ignored: they cost the run its report, which then earns nothing);
 - takes the work dir off sys.path: only the stand-in and the task's fixture modules (served
   from memory) are importable from there;
 - runs pytest-style suites under pytest (`-c /dev/null`, no conftest, no plugin autoload) and
-  check programs (HumanEval/MBPP) with a plain loop over their `test_case_N` functions; the
-  test module is compiled from memory with a private copy of the builtins.
+  check programs (HumanEval/MBPP, stdio cases) with a plain loop over their `test_case_N`
+  functions; the test module is compiled from memory with a private copy of the builtins;
+- bounds each test with a timer (SIGALRM): a test that overruns fails, the next one runs.
 
-Events (JSON lines on the pipe): collected, start, result, collect_error, solution_started,
-done, aborted. The harness decides the outcome from them (harness.py).
+Events (dicts, in order): collected, start, result, collect_error, solution_started, timings,
+done, aborted. The harness decides the outcome from them.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ import gc
 import importlib
 import importlib.abc
 import importlib.util
-import json
 import linecache
 import marshal
 import os
+import resource
 import signal
 import sys
 import time
@@ -43,16 +44,14 @@ _IGNORED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR
 MARGIN_S = 0.25  # the runner gives up on a call this long before the harness would kill it
 
 
-class _Events:
-    """JSON lines to the harness."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
+class _Events(list):
     def send(self, **event) -> None:
-        data = (json.dumps(event, default=str) + "\n").encode()
-        while data:
-            data = data[os.write(self.fd, data):]
+        self.append(event)
+
+
+class TestTimedOut(BaseException):
+    """Raised in a test by the per-test timer (a BaseException: a test's `except Exception`
+    does not swallow it)."""
 
 
 class _Finder(importlib.abc.MetaPathFinder):
@@ -89,6 +88,23 @@ class Run:
         self.spec, self.events = spec, events
         self.process: stand_in.SolutionProcess | None = None
         self.deadline = spec["deadline"]
+        self.timings: dict[str, float] = {"start": time.monotonic()}  # wall seconds per phase, for the bench
+        self.current: str | None = None  # the test in progress
+
+    def timed(self, phase: str, fn, *args):
+        began = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            self.timings[phase] = self.timings.get(phase, 0.0) + time.perf_counter() - began
+
+    def report_timings(self) -> None:
+        timings = dict(self.timings)
+        if self.process is not None:
+            timings.update(self.process.timings)
+            self.process.kill()  # reaped: its CPU time counts among ours
+        timings.update(runner_cpu=cpu_seconds(resource.RUSAGE_SELF), solution_cpu=cpu_seconds(resource.RUSAGE_CHILDREN))
+        self.events.send(t="timings", **timings)
 
     def isolate_imports(self) -> None:
         spec = self.spec
@@ -112,6 +128,18 @@ class Run:
     def test_started(self, test_id: str) -> None:
         self.events.send(t="start", id=test_id)
         self.limit_next(self.spec["test_timeout_s"])
+        self.current = test_id
+        left = min(self.deadline, time.monotonic() + self.spec["test_timeout_s"]) - time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, left))
+
+    def test_ended(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        self.current = None
+
+    def alarm(self, signum, frame) -> None:
+        if self.current is not None:  # outside a test the timer means nothing (a neighbour's SIGALRM)
+            test, self.current = self.current, None
+            raise TestTimedOut(f"{test} ran past its time limit ({self.spec['test_timeout_s']:.1f} s)")
 
     def limit_next(self, seconds: float) -> None:
         """Calls into the solution from now on end by this time (before the harness's own limit)."""
@@ -126,6 +154,11 @@ class Run:
         the solution was ever asked anything) or the model."""
         by_tests = not _remote(exc) and (_is_exit(exc) or not self.touched_solution())
         self.events.send(t="collect_error", message=message[-2000:], by_tests=by_tests)
+
+
+def cpu_seconds(who) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _remote(exc: BaseException | None) -> bool:
@@ -192,13 +225,17 @@ def _test_module(spec: dict, path: str, config=None, helpers: dict | None = None
 def run_plain(run: Run, path: str, deselect: set[str]) -> None:
     run.limit_next(run.spec["test_timeout_s"])
     try:
-        module = _test_module(run.spec, path, helpers=_helpers(run))
+        module = run.timed("load", _test_module, run.spec, path, None, _helpers(run))
     except BaseException as exc:
         run.collect_error(exc, _failure_text(exc, path))
         return
     tests = [(name, fn) for name, fn in vars(module).items()
              if name.startswith("test") and isinstance(fn, types.FunctionType)]
     run.events.send(t="collected", ids=[name for name, _ in tests])
+    run.timed("tests", _run_tests, run, tests, deselect, path)
+
+
+def _run_tests(run: Run, tests: list, deselect: set[str], path: str) -> None:
     for name, fn in tests:
         if name in deselect:
             continue
@@ -208,6 +245,8 @@ def run_plain(run: Run, path: str, deselect: set[str]) -> None:
             fn()
         except BaseException as exc:
             outcome, message = "failed", _failure_text(exc, path)
+        finally:
+            run.test_ended()
         run.events.send(t="result", id=name, when="call", outcome=outcome, wasxfail=False, message=message)
         run.events.send(t="result", id=name, when="teardown", outcome="passed", wasxfail=False, message="")
 
@@ -227,48 +266,35 @@ def _failure_text(exc: BaseException, path: str) -> str:
 _PRISTINE: dict = {}
 
 
-def main(spec: dict, placeholder: str, deselect: list[str], wfd: int) -> None:
-    """Never returns: the child ends with os._exit, so nothing of the parent's runs twice."""
-    code = 1
-    events = _Events(wfd)
+def run(spec: dict, placeholder: str) -> list[dict]:
+    """Run the hidden tests in this process; the events, in order (never raises)."""
+    events = _Events()
     run = Run(spec, events)
     try:
-        os.setpgid(0, 0)
         for name in _IGNORED_SIGNALS:
             signal.signal(getattr(signal, name), signal.SIG_IGN)
-        _keep_only_fds({0, 1, 2, wfd})
+        signal.signal(signal.SIGALRM, run.alarm)
         devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
+        for fd in (0, 1, 2):  # what the tests print goes nowhere (capsys still sees it)
             os.dup2(devnull, fd)
         os.close(devnull)
-        stand_in.not_dumpable()  # inherited from the harness; said again, it costs nothing
-        gc.freeze()  # the warm worker's objects: never traversed again by this child's collections
+        gc.freeze()  # the warm worker's objects: never traversed again by this run's collections
         _PRISTINE.update(vars(builtins))
         strict.harden_unittest()
         run.isolate_imports()
+        run.timings["setup"] = time.monotonic() - run.timings["start"]
         if spec["style"] == "pytest":
             from .pytest_run import run_pytest
 
-            run_pytest(run, placeholder, set(deselect))
+            run_pytest(run, placeholder, set())
         else:
-            run_plain(run, placeholder, set(deselect))
+            run_plain(run, placeholder, set())
+        run.test_ended()
+        run.report_timings()
         events.send(t="done")
-        code = 0
-    except BaseException as exc:  # our own failure: the harness reads it as "aborted"
-        try:
-            events.send(t="aborted", message=f"{type(exc).__name__}: {exc}"[:500])
-        except Exception:
-            pass
-    finally:
+    except BaseException as exc:  # our own failure, or the run's time is up: "aborted"
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        events.send(t="aborted", message=f"{type(exc).__name__}: {exc}"[:500])
         if run.process is not None:
             run.process.kill()
-        os._exit(code)
-
-
-def _keep_only_fds(keep: set[int]) -> None:
-    low = 0
-    for fd in sorted(keep):
-        if fd > low:
-            os.closerange(low, fd)
-        low = fd + 1
-    os.closerange(low, 1 << 20)
+    return events

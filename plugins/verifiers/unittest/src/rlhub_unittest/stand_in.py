@@ -114,11 +114,13 @@ class SolutionProcess:
         self.import_failure: BaseException | None = None
         self.started = 0  # how many processes this run started
         self.on_start = None
+        self.timings = {"solution_start": 0.0, "solution_import": 0.0, "rpc": 0.0, "rpc_calls": 0}
 
     # lifecycle ---------------------------------------------------------------------------------
     def ensure(self) -> None:
         if self.peer is not None:
             return
+        began = time.perf_counter()
         if self.restarts >= MAX_RESTARTS:
             raise SolutionCrashed(f"the solution's process was replaced {MAX_RESTARTS} times already; giving up")
         self.restarts += 1
@@ -141,6 +143,7 @@ class SolutionProcess:
         self.peer = peer
         peer.wire.send(Codec().dumps(self.setup))
         self._wait(lambda: Codec().loads(peer.wire.recv(self._deadline(STARTUP_S), time.monotonic)), "starting")
+        self.timings["solution_start"] += time.perf_counter() - began
 
     def kill(self) -> None:
         if self.pid:
@@ -186,13 +189,22 @@ class SolutionProcess:
         except CodecError as exc:
             self.kill()
             raise SolutionCrashed(f"the solution's process sent something unreadable while {what}: {exc}") from None
+        except BaseException as exc:
+            if not getattr(exc, "__rlhub_remote__", False) and not isinstance(exc, TypeError):
+                self.kill()  # interrupted mid-call (the test's timer): the conversation is out of step
+            raise
 
     # requests ----------------------------------------------------------------------------------
     def request(self, op: str, *args, what: str = ""):
         self.ensure()
         peer = self.peer
         peer.deadline = self.deadline
-        return self._wait(lambda: peer.request(op, *args), what or f"answering {op}")
+        began = time.perf_counter()
+        try:
+            return self._wait(lambda: peer.request(op, *args), what or f"answering {op}")
+        finally:
+            self.timings["solution_import" if op == "import" else "rpc"] += time.perf_counter() - began
+            self.timings["rpc_calls"] += op != "import"
 
     def module(self):
         """The handle of the solution's module, importing it (once per process)."""
