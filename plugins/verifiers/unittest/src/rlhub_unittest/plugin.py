@@ -28,3 +28,10 @@ def rlhub_register_verifiers(register):
 @hookimpl
 def rlhub_register_profiles(register):
     register(PYTEST_PROFILE)
+
+
+@hookimpl
+def rlhub_register_presets(register):
+    from .presets import register_all
+
+    register_all(register)
