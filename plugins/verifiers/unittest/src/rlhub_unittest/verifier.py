@@ -155,8 +155,11 @@ class UnitTests(Verifier):
 
     def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "") -> Verdict:
         python_module = spec.module_name if spec.language == "python" else None
-        suite = suite_mod.prepared(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
-                                   solution_module=python_module, prefix=prefix, setup=spec.setup)
+        try:
+            suite = suite_mod.prepared(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
+                                       solution_module=python_module, prefix=prefix, setup=spec.setup)
+        except suite_mod.SuiteError as exc:  # the environment's bug: no verdict, not the model's 0
+            raise VerifierError(f"the task's tests are unusable: {exc}") from None
         profile = ctx.profile
         # The task's fixtures win over anything the model left, except the file it was asked to write
         # (a "complete this module" task ships the partial module under the solution's own name).
@@ -176,6 +179,11 @@ class UnitTests(Verifier):
 
     def grade(self, suite: suite_mod.Suite, result) -> Verdict:
         report = result.value
+        if not _well_formed(report) and result.exit_code is not None and result.signal is None and not result.timed_out:
+            # Ended by its own hand, not killed: the solution's process can only signal ours, so this
+            # was the task's tests (os._exit in them), not the model.
+            raise VerifierError(f"the hidden tests ended the test process (exit code {result.exit_code}) before it "
+                                f"reported: {result.stderr[-300:]}".strip())
         if not _well_formed(report):
             why = ("timed out" if result.timed_out else "ran out of memory" if result.oom
                    else f"the test run was killed (exit {result.exit_code}, signal {result.signal})")
