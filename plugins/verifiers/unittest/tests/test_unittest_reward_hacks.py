@@ -200,3 +200,37 @@ def test_reading_expected_values_from_the_callers_frame_finds_nothing(verify, na
     tests = "import solution\n\ndef test_add():\n    assert solution.add(2, 3) == 5\n\ndef test_add_more():\n    assert solution.add(10, 7) == 17\n"
     assert naive_pytest_passes(tests, {"solution.py": FRAME_PEEK})  # in the tests' own process it works
     assert verify(tests, fenced(FRAME_PEEK)).reward == 0.0
+
+
+UNITTEST_TESTS = """\
+import unittest
+import solution
+
+
+class TestStats(unittest.TestCase):
+    def test_equal(self):
+        self.assertEqual(solution.stats([1, 2, 3]), {"mean": 2.0, "top": 3})
+
+    def test_true(self):
+        self.assertTrue(solution.is_sorted([1, 2, 3]))
+
+    def test_in(self):
+        self.assertIn(3, solution.stats([3])["top_list"])
+
+    def test_almost(self):
+        self.assertAlmostEqual(solution.mean([1, 2]), 1.5)
+
+    def test_less(self):
+        self.assertLess(solution.mean([0, 1]), 1)
+"""
+HONEST_STATS = ("def mean(xs):\n    return sum(xs) / len(xs)\n\ndef is_sorted(xs):\n    return xs == sorted(xs)\n\n"
+                "def stats(xs):\n    out = {'mean': mean(xs), 'top': max(xs)}\n    if len(xs) == 1:\n"
+                "        out['top_list'] = [max(xs)]\n    return out\n")
+
+
+def test_unittest_style_assertions_do_not_take_lies(verify_files, naive_pytest_passes):
+    code = next(h for h in PYTHON_HACKS if h.kind == "always_equal").source(["stats", "is_sorted", "mean"])
+    assert naive_pytest_passes(UNITTEST_TESTS, {"solution.py": code})  # in one process, the liar passes them all
+    verdict = verify_files(UNITTEST_TESTS, {"solution.py": code}, reward="fraction")
+    assert verdict.reward == 0.0, verdict.details
+    assert verify_files(UNITTEST_TESTS, {"solution.py": HONEST_STATS}).reward == 1.0
