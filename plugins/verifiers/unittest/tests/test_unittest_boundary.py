@@ -201,3 +201,28 @@ def test_module_level_exit_reads_as_exited_during_import(verify):
     v = verify("import solution\n\ndef test_add():\n    assert solution.add(1, 2) == 3\n", fenced(code))
     assert v.reward == 0.0 and v.error is None and "tampering" not in v.details
     assert "exited during import" in v.details["reason"], v.details
+
+
+def test_hostile_bytes_are_refused_never_a_crash():
+    import random
+
+    import msgpack
+
+    from rlhub_unittest.codec import Codec, CodecError
+
+    codec, rng = Codec(), random.Random(4)
+    nested = msgpack.packb(None)
+    for _ in range(3000):  # ext inside ext: each level would be a C unpacker on the stack
+        nested = msgpack.packb(msgpack.ExtType(1, msgpack.packb([msgpack.ExtType(1, nested)])))
+    with pytest.raises(CodecError, match="nested more than"):
+        codec.loads(nested)
+    with pytest.raises(CodecError):
+        codec.loads(b"\x91" * 100_000 + b"\xc0")
+    seeds = [codec.dumps(v) for v in [(1, {2, 3}), {"a": [1.5, b"x"]}, 1 << 90, 3j, range(3), frozenset({(1,)})]]
+    for _ in range(20_000):  # garbled frames: a value or CodecError, nothing else
+        data = bytearray(rng.choice(seeds))
+        data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            codec.loads(bytes(data))
+        except CodecError:
+            pass

@@ -29,7 +29,7 @@ import msgpack
 
 TUPLE, SET, FROZENSET, COMPLEX, BIGINT, BYTEARRAY, RANGE, VALUE, OBJECT, REF, EXC, MINE, YOURS = range(1, 14)
 MAX_FRAME = 32 << 20  # bytes in one message: a result beyond this is refused, not buffered
-MAX_NESTING = 200     # ext values inside ext values (tuples of tuples...)
+MAX_NESTING = 40      # ext values inside ext values (tuples of tuples...): each level is a C unpacker on the stack
 
 _PLAIN_BASES = (bool, int, float, complex, str, bytes, bytearray, tuple, list, dict, set, frozenset)
 # C-level readers of a plain value held by a subclass instance: never the subclass's own methods.
