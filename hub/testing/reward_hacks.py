@@ -18,9 +18,9 @@ solution, judged by its exit code): a test can first show the trick is real.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from string import Template
-from typing import Sequence
 
 _WRONG = '''
 class _Nope(BaseException):

@@ -28,10 +28,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from hub import Label, Task, VerifyContext
-from hub.sandbox import get_sandbox
 from rlhub_unittest.plugin import PYTEST_PROFILE
 from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
+
+from hub import Label, Task, VerifyContext
+from hub.sandbox import get_sandbox
 
 TESTS = """\
 import pytest

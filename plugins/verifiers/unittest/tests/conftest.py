@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rlhub_unittest.plugin import PYTEST_PROFILE
+from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
+from ut_helpers import make_task
 
 from hub import VerifyContext
 from hub.sandbox import get_sandbox
 from hub.verifier import grade
-from rlhub_unittest.plugin import PYTEST_PROFILE
-from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
-from ut_helpers import make_task
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,6 @@ import io
 import sys
 
 import pytest
-
 from rlhub_unittest import stand_in
 from ut_helpers import fenced
 
@@ -207,7 +206,6 @@ def test_hostile_bytes_are_refused_never_a_crash():
     import random
 
     import msgpack
-
     from rlhub_unittest.codec import Codec, CodecError
 
     codec, rng = Codec(), random.Random(4)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from ut_helpers import fenced
 
 TESTS = """\

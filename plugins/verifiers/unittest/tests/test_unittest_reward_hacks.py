@@ -8,7 +8,6 @@ shows that, so no case here is a test that could not fail.
 from __future__ import annotations
 
 import pytest
-
 from rlhub_unittest.suite import build
 from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
 from ut_helpers import fenced

@@ -9,7 +9,6 @@ import fractions
 import unittest
 
 import pytest
-
 from rlhub_unittest import strict
 
 
@@ -54,9 +53,9 @@ def test_solution_objects_never_vouch_for_themselves(solution_process):
         with pytest.raises(TypeError, match="cannot vouch for itself"):
             check()
     with pytest.raises(TypeError):
-        liar < 5  # noqa: B015 - ordering against a test's value is refused by Python itself
+        liar < 5
     with pytest.raises(TypeError):
-        liar - 5.0  # noqa: B015 - so `abs(got - want) < tol` cannot be faked
+        liar - 5.0
     assert not (liar == 5) and liar != 5 and 5 not in [liar]
     assert strict.strict_eq(liar, proc.call("make"))  # two of its own objects: its own __eq__ answers
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Literal
+from collections.abc import Callable
+from typing import Literal
 
 # Fence info strings that count as each language; "" is an untagged fence.
 LANGUAGE_TAGS: dict[str, tuple[str, ...]] = {

@@ -33,7 +33,6 @@ class _Plugin:
 
     def __init__(self) -> None:
         self.run: runner.Run | None = None
-        self.deselect: set[str] = set()
         self.messages: dict[tuple, str] = {}
         self.reported = False
 
@@ -57,7 +56,6 @@ class _Plugin:
     def pytest_collection_modifyitems(self, session, config, items):
         names = [_name(item.nodeid) for item in items]
         self.run.events.send(t="collected", ids=names)
-        items[:] = [item for item, name in zip(items, names) if name not in self.deselect]
 
     def pytest_collectreport(self, report):
         if report.failed and not self.reported:
@@ -124,11 +122,11 @@ def prepare() -> None:
         PREPARED, NOT_PREPARED = None, f"{type(exc).__name__}: {exc}"[:300]
 
 
-def run_pytest(run: runner.Run, path: str, deselect: set[str]) -> None:
+def run_pytest(run: runner.Run, path: str) -> None:
     run.limit_next(run.spec["test_timeout_s"])
     prepared = PREPARED
     if prepared is not None and path == PLACEHOLDER:
-        prepared.plugin.run, prepared.plugin.deselect = run, deselect
+        prepared.plugin.run = run
         hook = prepared.config.hook
         run.timed("load", lambda: hook.pytest_collection(session=prepared.session))
         run.timed("tests", lambda: hook.pytest_runtestloop(session=prepared.session))
@@ -136,5 +134,5 @@ def run_pytest(run: runner.Run, path: str, deselect: set[str]) -> None:
     import pytest
 
     plugin = _Plugin()
-    plugin.run, plugin.deselect = run, deselect
+    plugin.run = run
     run.timed("tests", pytest.main, arguments(path), [plugin])

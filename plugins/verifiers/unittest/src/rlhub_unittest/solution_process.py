@@ -18,13 +18,12 @@ Requests (here -> runner): callback (a test-side callable), stdin (read the test
 
 from __future__ import annotations
 
-import io
-import os
-import sys
-
 # The import machinery's own modules (always loaded): importlib.util would cost contextlib & co.
 import _frozen_importlib as _bootstrap
 import _frozen_importlib_external as _external
+import io
+import os
+import sys
 
 from .codec import Codec, CodecError, _ref_object
 from .rpc import Peer, Wire, WireClosed

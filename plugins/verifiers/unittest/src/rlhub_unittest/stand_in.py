@@ -580,7 +580,7 @@ for _name in ("eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "truediv"
 del _name, _method, _reflected
 
 
-import copy as _copy_module  # noqa: E402 - resolved by name on the other side
+import copy as _copy_module
 
 _COPY, _DEEPCOPY = _copy_module.copy, _copy_module.deepcopy
 

@@ -51,7 +51,7 @@ class TestSpec:
     setup: str = ""
 
     @classmethod
-    def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> "TestSpec":
+    def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> TestSpec:
         tests = hidden.get("tests")
         style = hidden.get("test_style") or config.style
         if style == "stdio":  # input/output cases: parsed by the suite (io_cases.py)
