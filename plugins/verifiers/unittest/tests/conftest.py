@@ -47,7 +47,7 @@ class LocalSolution:
     """The stand-in module over a real solution process, outside the sandbox: for tests of the
     boundary itself, with solutions written by these tests (never model output)."""
 
-    def __init__(self, directory, code: str, fixtures: dict[str, str] | None = None) -> None:
+    def __init__(self, directory, code: str, fixtures: dict[str, str] | None = None, imported: bool = True) -> None:
         import importlib.util
         import sys
 
@@ -61,7 +61,8 @@ class LocalSolution:
                                                 sys.executable)
         loader = stand_in.StandInLoader(self.process)
         self.module = loader.create_module(importlib.util.spec_from_loader("solution", loader))
-        loader.exec_module(self.module)
+        if imported:  # a program that reads stdin at import is run as __main__ instead ("main" requests)
+            loader.exec_module(self.module)
 
     def call(self, name, *args, **kwargs):
         return getattr(self.module, name)(*args, **kwargs)

@@ -180,6 +180,19 @@ def test_fixture_classes_cross_by_value(solution_process):
         sys.modules.pop("shapes", None)
 
 
+def test_programs_run_as_main_read_stdin_every_way(solution_process):
+    sol = solution_process("import sys, os\nfirst = input()\n"
+                           "if first == 'buffer':\n    rest = sys.stdin.buffer.read().decode()\n"
+                           "elif first == 'fd':\n    rest = os.read(0, 100).decode()\nelse:\n    rest = sys.stdin.read()\n"
+                           "print(first.upper(), len(rest.split()))\nsys.stdout.buffer.write(b'raw\\n')\n"
+                           "if first == 'stop':\n    exit(4)\n", imported=False)
+    assert sol.process.request("main", "text\n1 2 3\n", [])[::2] == ["TEXT 3\nraw\n", 0]
+    assert sol.process.request("main", "stop\n", [])[::2] == ["STOP 0\nraw\n", 4]
+    whole = solution_process("import sys\nprint(len(sys.stdin.buffer.read().split()), open(0).read() == '')\n",
+                             imported=False)
+    assert whole.process.request("main", "a b\nc\n", [])[::2] == ["3 True\n", 0]
+
+
 # -- in the sandbox ------------------------------------------------------------------------------
 def test_the_solution_process_holds_no_fd_of_the_runner_and_cannot_read_its_memory(verify):
     tests = ("import solution\n\ndef test_fds():\n    assert solution.fds() == ['0', '1', '2', solution.sock()]\n\n"

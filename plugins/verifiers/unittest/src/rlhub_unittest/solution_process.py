@@ -298,6 +298,16 @@ class Server:
         return [out.drain(), err.drain(), status]
 
 
+def _site_builtins() -> None:
+    """`exit()` and `quit()`, which `site` would add (this interpreter starts with -S)."""
+    import builtins
+
+    def exit(code=None):
+        raise SystemExit(code)
+
+    builtins.exit = builtins.quit = exit
+
+
 def _memfd_with(data: bytes) -> int:
     fd = os.memfd_create("stdin")
     os.write(fd, data)
@@ -331,6 +341,7 @@ def serve(fd: int) -> None:
     sys.meta_path.insert(0, _Finder(modules))
     os.chdir(setup["workdir"])
     sys.argv = [setup["path"]]
+    _site_builtins()
     codec = SolutionCodec(setup["fixtures"], setup["path"])
     out, err = _CappedText(), _CappedText()
     sys.stdout, sys.stderr = out, err
