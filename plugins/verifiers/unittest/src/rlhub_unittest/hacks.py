@@ -10,7 +10,7 @@ import zlib
 from hub import Variant
 from hub.testing.reward_hacks import hacks_for
 
-PER_TASK = 4  # hacks tried per task by `pytest registry.yaml`; consecutive tasks rotate through all of them
+PER_TASK = 2  # hacks tried per task by `pytest registry.yaml` (each costs a verification); tasks rotate through all
 _FENCE = {"python": "python", "bash": "bash"}
 
 
