@@ -19,7 +19,7 @@ from .yamlfile import close_matches, closest, one_line
 from ..core.env import Environment, Episode
 from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError
 from ..plugins.manager import PluginSet, installed
-from .registry import EnvEntry, Registry
+from .registry import DatasetSource, EnvEntry, Registry
 from ..sandbox.profile import Profile
 from ..plugins.specs import EnvSpec
 from ..core.task import Label, Task
@@ -119,6 +119,7 @@ class Catalog:
 
         chosen: dict[str, tuple[int, EnvEntry, EnvSpec, float]] = {}
         for i, entry in enumerate(reg.data.environments):
+            entry = self._with_preset(i, entry)
             specs = self._select(i, entry)
             for spec in specs:
                 chosen[spec.id] = (i, entry, spec, 0.0)
@@ -139,6 +140,35 @@ class Catalog:
             return known[base_name].merged(name=name, **fields)
         except ValidationError as exc:
             raise RegistryError(f"{where}: profiles.{name}: {one_line(exc, Profile)}") from None
+
+    def _with_preset(self, i: int, entry: EnvEntry) -> EnvEntry:
+        """A `dataset:` entry naming a preset, filled in from it: what the entry sets wins,
+        mappings (columns, verifier_config) merged key by key."""
+        src = entry.dataset
+        if src is None or src.preset is None:
+            return entry
+        preset = self.plugins.presets.get(src.preset)
+        if preset is None:
+            raise RegistryError(f"{self.registry.at(i, 'dataset', 'preset')}:"
+                                f" unknown preset {src.preset!r}{close_matches(src.preset, sorted(self.plugins.presets))}"
+                                f" (installed: {', '.join(sorted(self.plugins.presets)) or 'none'})")
+        given = src.model_dump(exclude_unset=True)
+        fields = {**preset.dataset, **given, "columns": {**preset.dataset.get("columns", {}), **given.get("columns", {})}}
+        if "prompt" not in fields["columns"]:
+            raise RegistryError(f"{self.registry.at(i, 'dataset')}: "
+                                f"preset {preset.name!r} maps no 'prompt' column and the entry does not either")
+        try:
+            src = DatasetSource.model_validate(fields)
+        except ValidationError as exc:
+            raise RegistryError(f"{self.registry.at(i, 'dataset')} "
+                                f"with preset {preset.name!r}: {one_line(exc)}") from None
+        return entry.model_copy(update={
+            "dataset": src,
+            "verifier": entry.verifier or preset.verifier,
+            "verifier_config": {**preset.verifier_config, **entry.verifier_config},
+            "profile": entry.profile or preset.profile,
+            "tags": list(dict.fromkeys([*preset.tags, *entry.tags])),
+        })
 
     def _select(self, i: int, entry: EnvEntry) -> list[EnvSpec]:
         if entry.dataset is not None:
@@ -191,8 +221,10 @@ class Catalog:
             raise RegistryError(f"{self.registry.at(i)}: a dataset environment needs a 'verifier'")
         if src.id in self.plugins.envs:
             raise RegistryError(f"{self.registry.at(i, 'dataset', 'id')}: {src.id!r} is already a registered environment")
+        preset = self.plugins.presets.get(src.preset) if src.preset else None
+        prepare = preset.prepare if preset is not None else None
         return EnvSpec(
-            id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where),
+            id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where, prepare=prepare),
             verifier=entry.verifier, domain=src.domain or src.id.split("/", 1)[0],
             distribution="registry", version="0",
         )

@@ -27,10 +27,11 @@ class _Row(dict):
 
 
 class DatasetEnvironment(Environment):
-    def __init__(self, env_id: str, source: DatasetSource, where: str = "") -> None:
+    def __init__(self, env_id: str, source: DatasetSource, where: str = "", prepare=None) -> None:
         super().__init__(env_id)
         self.source = source
         self.where = where
+        self.prepare = prepare  # a preset's row -> row (derived columns), applied before columns and templates
 
     @cached_property
     def rows(self):
@@ -50,7 +51,10 @@ class DatasetEnvironment(Environment):
             raise
         except Exception as exc:
             raise RegistryError(f"{self.where}: cannot load dataset for {self.id}: {type(exc).__name__}: {exc}") from None
-        missing = sorted(set(src.columns.values()) - set(ds.column_names))
+        available = set(ds.column_names)
+        if self.prepare is not None and len(ds):  # columns a preset derives from each row count as there
+            available |= set(self.prepare(dict(ds[0])))
+        missing = sorted(set(src.columns.values()) - available)
         if missing:
             raise RegistryError(
                 f"{self.where}: dataset.columns name column(s) {missing} that {src.path or src.hf} does not have "
@@ -66,7 +70,7 @@ class DatasetEnvironment(Environment):
         return Label(env=self.id, row=index)
 
     def generate(self, rng: random.Random, index: int) -> Task:
-        row = _Row(self.rows[index])
+        row = _Row(self.prepare(dict(self.rows[index])) if self.prepare else self.rows[index])
         fields = {role: row[column] for role, column in self.source.columns.items()}
         prompt = fields.pop("prompt")
         given_reference = fields.pop("reference", None)  # the reference is not the verifier's data

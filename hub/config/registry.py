@@ -54,7 +54,9 @@ class DatasetSource(_Strict):
     hf: Optional[str] = None
     split: str = "train"
     format: Optional[Literal["json", "parquet", "csv"]] = None
-    columns: dict[str, str]
+    preset: Optional[str] = Field(None, description="a registered dataset preset (humaneval, mbpp, ...): its column map, "
+                                                    "templates, verifier and profile, which this entry may override")
+    columns: dict[str, str] = Field(default_factory=dict)
     prompt_template: Optional[str] = Field(None, description="e.g. 'Answer briefly: {prompt}' (any column by name)")
     reference_template: Optional[str] = Field(None, description="builds the reference response, e.g. '{prompt}{solution}'")
     domain: Optional[str] = None
@@ -66,17 +68,13 @@ class DatasetSource(_Strict):
             raise ValueError("expected an id of the form 'namespace/name-vN', e.g. 'mydata/qa-v1'")
         return v
 
-    @field_validator("columns")
-    @classmethod
-    def _columns(cls, v: dict[str, str]) -> dict[str, str]:
-        if "prompt" not in v:
-            raise ValueError("columns must map at least 'prompt' (e.g. {prompt: question, answer: answer})")
-        return v
-
     @model_validator(mode="after")
     def _one_source(self) -> "DatasetSource":
         if (self.path is None) == (self.hf is None):
             raise ValueError("give exactly one of 'path' (a local JSONL/Parquet file) or 'hf' (a Hub dataset id)")
+        if self.preset is None and "prompt" not in self.columns:  # a preset maps the columns itself
+            raise ValueError("columns must map at least 'prompt' (e.g. {prompt: question, answer: answer}), "
+                             "or name a preset")
         return self
 
 

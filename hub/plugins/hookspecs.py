@@ -31,6 +31,18 @@ def rlhub_register_profiles(register):
 
 
 @hookspec
+def rlhub_register_presets(register):
+    """Register dataset presets: `register(name, dataset={...}, verifier=..., verifier_config={...},
+    profile=..., tags=[...], prepare=callable, description=...)`.
+
+    A registry `dataset:` entry naming `preset: NAME` starts from these fields (column map,
+    templates, verifier and its config, profile, tags); any field the entry sets itself wins
+    (mappings are merged key by key). `prepare(row) -> row` may add derived columns before the
+    column map and templates apply (e.g. the first of a JSON list of solutions).
+    """
+
+
+@hookspec
 def rlhub_register_commands(subparsers):
     """Add sub-commands to the `rlhub` CLI (argparse sub-parsers), as llm's `register_commands`.
 

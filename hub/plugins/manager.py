@@ -21,7 +21,7 @@ from . import hookspecs
 from .fragments import fragment_of
 from ..core.env import Environment
 from ..sandbox.profile import DEFAULT_PROFILES, Profile
-from .specs import EnvSpec, VerifierSpec
+from .specs import EnvSpec, PresetSpec, VerifierSpec
 from ..core.verifier import Verifier
 
 # The core's own plugins: the examples, and the CLI's verbs (in the order `rlhub --help` lists them).
@@ -57,6 +57,7 @@ class PluginSet:
     envs: dict[str, EnvSpec] = field(default_factory=dict)
     verifiers: dict[str, VerifierSpec] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=lambda: dict(DEFAULT_PROFILES))
+    presets: dict[str, PresetSpec] = field(default_factory=dict)
     plugins: list[PluginInfo] = field(default_factory=list)
     # (plugin, rlhub_register_commands implementation): called by the CLI when it builds its parser
     commands: list[tuple[PluginInfo, Callable[..., Any]]] = field(default_factory=list)
@@ -122,6 +123,7 @@ def _run_hooks(pm: pluggy.PluginManager, owners: dict[str, PluginInfo], result: 
         ("rlhub_register_profiles", _profile_register, "profiles"),
         ("rlhub_register_verifiers", _verifier_register, "verifiers"),
         ("rlhub_register_envs", _env_register, "envs"),
+        ("rlhub_register_presets", _preset_register, "presets"),
     ):
         for impl in getattr(pm.hook, hook_name).get_hookimpls():
             info = owners[impl.plugin_name]
@@ -158,6 +160,19 @@ def _verifier_register(info: PluginInfo, known: dict[str, VerifierSpec], staged:
             raise ValueError(f"verifier {cls.name!r} is already registered by {other.distribution}")
         staged[cls.name] = VerifierSpec(cls.name, cls, info.distribution, info.version)
         info.verifiers += 1
+
+    return register
+
+
+def _preset_register(info: PluginInfo, known: dict[str, PresetSpec], staged: dict[str, PresetSpec]):
+    def register(name: str, *, dataset: dict[str, Any] | None = None, verifier: str | None = None,
+                 verifier_config: dict[str, Any] | None = None, profile: str | None = None, tags=(),
+                 prepare: Callable[[dict], dict] | None = None, description: str = "") -> None:
+        other = known.get(name) or staged.get(name)
+        if other is not None:
+            raise ValueError(f"dataset preset {name!r} is already registered by {other.distribution}")
+        staged[name] = PresetSpec(name, dict(dataset or {}), verifier, dict(verifier_config or {}), profile,
+                                  tuple(tags), prepare, description, info.distribution, info.version)
 
     return register
 

@@ -56,3 +56,21 @@ class VerifierSpec:
     cls: type[Verifier]
     distribution: str = "rlhub"
     version: str = "0"
+
+
+@dataclass
+class PresetSpec:
+    """A named shape of dataset (`preset:` in a registry `dataset:` entry): what the entry would
+    otherwise spell out. `dataset` holds DatasetSource fields (columns, prompt_template,
+    reference_template, domain); the others are the entry's own (verifier, its config, profile, tags)."""
+
+    name: str
+    dataset: dict[str, Any] = field(default_factory=dict)
+    verifier: str | None = None
+    verifier_config: dict[str, Any] = field(default_factory=dict)
+    profile: str | None = None
+    tags: tuple[str, ...] = ()
+    prepare: Callable[[dict], dict] | None = None
+    description: str = ""
+    distribution: str = "rlhub"
+    version: str = "0"

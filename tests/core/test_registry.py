@@ -3,6 +3,7 @@ import textwrap
 
 import pytest
 
+from hub import hookimpl
 from hub.config.catalog import Catalog
 from hub.core.errors import RegistryError, UnknownEnvironment, UnknownVerifier
 
@@ -162,3 +163,37 @@ def test_env_config_is_checked_when_the_registry_loads(tmp_path):
     assert "did you mean 'high'" in message and "accepted keys: low, high" in message
     message = error_of(tmp_path, "environments:\n  - id: arith/guess-v1\n    env_config: {op: mul}\n")
     assert "takes no env_config" in message
+
+
+class _QAPresets:
+    """A plugin registering a dataset preset (as rlhub-unittest registers humaneval, mbpp, ...)."""
+
+    @staticmethod
+    @hookimpl
+    def rlhub_register_presets(register):
+        register("qa", dataset={"columns": {"prompt": "q", "answer": "a"}, "prompt_template": "Reply with a number. {prompt}",
+                                "reference_template": "{doubled}"},
+                 verifier="exact_match", tags=["qa"], prepare=lambda row: {**row, "doubled": row["a"]})
+
+
+def test_dataset_preset_fills_the_entry_and_the_entry_wins(tmp_path):
+    from hub.plugins.manager import collect
+
+    rows = [{"q": f"What is {i} squared?", "a": str(i * i), "other": f"Q{i}"} for i in range(3)]
+    (tmp_path / "qa.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    plugins = collect(extra_plugins=[("qa", _QAPresets)])
+    assert plugins.presets["qa"].distribution == "<test>"
+    cat = Catalog.load(write(tmp_path, """
+        environments:
+          - dataset: {id: mydata/squares-v1, path: qa.jsonl, preset: qa}
+          - dataset: {id: mydata/other-v1, path: qa.jsonl, preset: qa, prompt_template: "{prompt}!", columns: {prompt: other}}
+            tags: [mine]
+    """), plugins=plugins)
+    task = cat.task('{"env": "mydata/squares-v1", "row": 2}')
+    assert task.prompt == "Reply with a number. What is 2 squared?" and task.reference == "4"
+    assert cat.get("mydata/squares-v1").identity.name == "exact_match" and cat.verify(task.label, "4").passed
+    other = cat.task('{"env": "mydata/other-v1", "row": 1}')
+    assert other.prompt == "Q1!" and other.hidden == {"answer": "1"} and cat.get("mydata/other-v1").tags == ("qa", "mine")
+    with pytest.raises(RegistryError, match="unknown preset 'qq'; did you mean 'qa'"):
+        Catalog.load(write(tmp_path, "environments:\n  - dataset: {id: mydata/x-v1, path: qa.jsonl, preset: qq}\n"),
+                     plugins=plugins)

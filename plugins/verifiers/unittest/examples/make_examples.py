@@ -1,4 +1,5 @@
 import json
+
 H = []
 def he(i, sig, doc, body, tests, entry):
     prompt = f"{sig}\n    \"\"\"{doc}\n    \"\"\"\n"
@@ -76,6 +77,7 @@ mb(10, "Write a function to compute the average of a list of numbers rounded to 
    ["assert mean2([1, 2]) == 1.5", "assert mean2([]) is None", "assert mean2([1, 1, 2]) == 1.33"])
 
 import sys
+
 out = sys.argv[1]
 with open(f"{out}/humaneval_mini.jsonl", "w") as f:
     for r in H: f.write(json.dumps(r) + "\n")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from rlhub_unittest.plugin import PYTEST_PROFILE
+from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
+from ut_helpers import make_task
 
 from hub import VerifyContext
 from hub.sandbox import get_sandbox
 from hub.core.verifier import grade
-from rlhub_unittest.plugin import PYTEST_PROFILE
-from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
-from ut_helpers import make_task
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +41,44 @@ def verify_files(sandbox):
         return verifier.verify_files(make_task(tests, **hidden), files, ctx)
 
     return run
+
+
+class LocalSolution:
+    """The stand-in module over a real solution process, outside the sandbox: for tests of the
+    boundary itself, with solutions written by these tests (never model output)."""
+
+    def __init__(self, directory, code: str, fixtures: dict[str, str] | None = None, imported: bool = True) -> None:
+        import importlib.util
+        import sys
+
+        from rlhub_unittest import stand_in
+
+        path = directory / "solution.py"
+        path.write_text(code)
+        own = str(Path(stand_in.__file__).resolve().parents[1])
+        self.process = stand_in.SolutionProcess({"module": "solution", "path": str(path), "workdir": str(directory),
+                                                 "fixtures": fixtures or {}, "sys_path": [own, *sys.path]},
+                                                sys.executable)
+        loader = stand_in.StandInLoader(self.process)
+        self.module = loader.create_module(importlib.util.spec_from_loader("solution", loader))
+        if imported:  # a program that reads stdin at import is run as __main__ instead ("main" requests)
+            loader.exec_module(self.module)
+
+    def call(self, name, *args, **kwargs):
+        return getattr(self.module, name)(*args, **kwargs)
+
+
+@pytest.fixture
+def solution_process(tmp_path):
+    made = []
+
+    def start(code: str, **kwargs) -> LocalSolution:
+        made.append(LocalSolution(tmp_path, code, **kwargs))
+        return made[-1]
+
+    yield start
+    for solution in made:
+        solution.process.kill()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from rlhub_unittest.extract import extract_code
 
 

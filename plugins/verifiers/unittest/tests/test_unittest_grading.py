@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from ut_helpers import fenced
 
 TESTS = """\
@@ -143,11 +142,19 @@ def test_no_code_and_syntax_errors_earn_nothing(verify):
 
 @pytest.mark.parametrize("hidden, message", [
     ({"tests": ""}, "needs task.hidden['tests']"),
-    ({"test_style": "doctest"}, "expected 'pytest' or 'check'"),
+    ({"test_style": "doctest"}, "expected 'pytest', 'check' or 'stdio'"),
     ({"language": "rust"}, "expected 'python', 'bash' or 'sql'"),
     ({"solution_path": "../escape.py"}, "inside the work dir"),
     ({"tests": "def check(candidate):\n    assert candidate(1)\n", "test_style": "check"}, "no entry_point"),
     ({"tests": "import solution\n"}, "define no test"),
+    ({"tests": "def test_x(:\n    pass\n"}, "do not parse"),
+    ({"tests": "import sys\nsys.exit(0)\n\ndef test_x():\n    pass\n"}, "could not be loaded"),
+    ({"tests": "import os\nos._exit(0)\n\ndef test_x():\n    pass\n"}, "ended the test process"),
+    ({"tests": "import pytest\npytest.exit('bye', returncode=0)\n\ndef test_x():\n    pass\n"}, "could not be loaded"),
+    ({"tests": "[x for x in undefined_name]\n\ndef test_x():\n    pass\n"}, "could not be loaded"),
+    ({"tests": "def check(candidate):\n    assert candidate(1)\n", "test_style": "check"}, "no entry_point"),
+    ({"tests": "[]", "test_style": "stdio"}, "no input/output cases"),
+    ({"tests": "{\"inputs\": [1], \"outputs\": []}", "test_style": "stdio"}, "differ in length"),
 ])
 def test_broken_task_is_no_verdict_with_a_clear_error(verify, hidden, message):
     tests = hidden.pop("tests", TESTS)
@@ -162,3 +169,17 @@ def test_partial_module_fixture_is_replaced_by_the_models_file(verify):
     hidden = {"solution_path": "stack.py", "files": {"stack.py": partial}}
     assert verify(tests, fenced(done), **hidden).reward == 1.0
     assert verify(tests, fenced(partial), **hidden).reward == 0.0
+
+
+def test_a_solution_that_redefines_check_or_the_tests_changes_nothing(verify):
+    code = ("def check(candidate):\n    pass\n\ndef test_case_1():\n    pass\n\ncandidate = None\n"
+            "def double(x):\n    return x\n")
+    v = verify(HUMANEVAL_TEST, fenced(code), test_style="check", entry_point="double", prompt_prefix=HUMANEVAL_PROMPT)
+    assert v.reward == 0.0 and v.error is None and v.details["tests_passed"] == 1  # candidate(0) == 0 holds
+
+
+def test_a_test_that_hangs_outside_the_solution_is_cut_and_the_rest_run(verify):
+    tests = ("import subprocess\n\ndef test_hangs():\n    subprocess.run(['bash', 'solution.sh'])\n\n"
+             "def test_fine():\n    assert 1 + 1 == 2\n")
+    v = verify(tests, "```bash\nsleep 60\n```", language="bash", solution_path="solution.sh", reward="fraction")
+    assert v.reward == 0.5 and "time limit" in v.details["failures"]["test_hangs"], v.details

@@ -1,4 +1,4 @@
-"""Every reward hack from issue 4 earns 0.
+"""Every reward hack earns 0: the reusable suite (hub.testing.reward_hacks) and planted files.
 
 Each case is a cheating solution (its functions are wrong) plus the trick. Where the trick fools
 a naive grader (`python -m pytest` in the work dir, judged by its exit code), the test first
@@ -8,8 +8,12 @@ shows that, so no case here is a test that could not fail.
 from __future__ import annotations
 
 import pytest
-
+from rlhub_unittest.suite import build
+from rlhub_unittest.verifier import UnitTests, UnitTestsConfig
 from ut_helpers import fenced
+
+from hub.sandbox import RunResult
+from hub.testing.reward_hacks import BASH_HACKS, PYTHON_HACKS
 
 TESTS = """\
 import solution
@@ -23,14 +27,6 @@ def test_words():
 WRONG = "def add(a, b):\n    return None\n\ndef words(s):\n    return None\n"
 RIGHT = "def add(a, b):\n    return a + b\n\ndef words(s):\n    return s.split()\n"
 
-PATCH_REPORTS = """\
-import _pytest.reports as reports
-_init = reports.TestReport.__init__
-def _forged(self, *args, **kwargs):
-    _init(self, *args, **kwargs)
-    self.outcome, self.longrepr = "passed", None
-reports.TestReport.__init__ = _forged
-"""
 PATCH_HOOKS = """\
 import gc, pytest
 from _pytest.config import Config
@@ -44,7 +40,6 @@ for _obj in gc.get_objects():
     if isinstance(_obj, Config):
         _obj.pluginmanager.register(_Pass(), "rlhub-unittest-hack")
 """
-NOOP_RUNTEST = "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n"
 FORGE_PIPE = """\
 import json, linecache, os, re
 names = set()
@@ -75,23 +70,6 @@ with open("report.json", "w") as f:
     json.dump({"passed": 2, "failed": 0}, f)
 os._exit(0)
 """
-READ_TESTS = """\
-import glob, re
-_answers = {}
-for path in [p for root in ("/tmp", "/work", "/sandbox", ".") for p in glob.glob(root + "/**/*.py", recursive=True)]:
-    try:
-        text = open(path).read()
-    except OSError:
-        continue
-    for a, b, want in re.findall(r"add\\((\\d+), (\\d+)\\) == (\\d+)", text):
-        _answers[(int(a), int(b))] = int(want)
-    for s, want in re.findall(r"words\\((\\".*?\\")\\) == (\\[.*?\\])", text):
-        _answers[eval(s)] = eval(want)
-def add(a, b):
-    return _answers.get((a, b))
-def words(s):
-    return _answers.get(s)
-"""
 EDIT_TESTS = """\
 import glob
 for path in [p for root in ("/tmp", "/work", "/sandbox", ".") for p in glob.glob(root + "/**/*.py", recursive=True)]:
@@ -106,14 +84,6 @@ EVIL_PLUGIN = PATCH_HOOKS.replace("for _obj in gc.get_objects():\n    if isinsta
 
 # name -> (solution code, extra files the model left in the work dir, fools a naive grader?)
 HACKS = {
-    "os_exit_at_import": ("import os\nos._exit(0)\n" + WRONG, {}, True),
-    "sys_exit_at_import": ("import sys\nsys.exit(0)\n" + WRONG, {}, None),
-    "os_exit_from_atexit": ("import atexit, os\natexit.register(os._exit, 0)\n" + WRONG, {}, True),
-    "pytest_exit": ("import pytest\npytest.exit('all good', returncode=0)\n" + WRONG, {}, None),
-    "module_level_skip": ("import pytest\npytest.skip('later', allow_module_level=True)\n" + WRONG, {}, None),
-    "patch_pytest_reports": (PATCH_REPORTS + WRONG, {}, True),
-    "patch_pytest_hooks": (PATCH_HOOKS + WRONG, {}, True),
-    "noop_runtest": (NOOP_RUNTEST + WRONG, {}, True),
     "planted_conftest": (WRONG, {"conftest.py": EVIL_PLUGIN}, True),
     "planted_pytest_ini": (WRONG, {"pytest.ini": "[pytest]\npythonpath = .\naddopts = -p evil\n", "evil.py": EVIL_PLUGIN}, True),
     "planted_pyproject": (WRONG, {"pyproject.toml": "[tool.pytest.ini_options]\npythonpath = ['.']\naddopts = '-p evil'\n",
@@ -124,15 +94,7 @@ HACKS = {
     "shadow_unittest": (WRONG, {"unittest.py": "import os\nos._exit(0)\n"}, None),
     "sitecustomize": (WRONG, {"sitecustomize.py": "import os\nos._exit(0)\n", "usercustomize.py": "import os\nos._exit(0)\n"}, None),
     "pth_file": (WRONG, {"zz-hack.pth": "import os; os._exit(0)\n"}, None),
-    "always_equal_object": ("class _Eq:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n"
-                            "        return False\n    __hash__ = None\n\ndef add(a, b):\n    return _Eq()\n\ndef words(s):\n"
-                            "    return _Eq()\n", {}, True),
-    "str_and_int_subclasses": ("class _I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n"
-                               "class _L(list):\n    def __eq__(self, other):\n        return True\n"
-                               "def add(a, b):\n    return _I(0)\n\ndef words(s):\n    return _L()\n", {}, True),
-    "print_fake_passed": ("print('=== 2 passed in 0.01s ===')\nimport os\nos._exit(0)\n" + WRONG, {}, True),
     "forge_report": (FORGE_PIPE + WRONG, {}, True),
-    "read_the_tests": (READ_TESTS, {}, True),
     "edit_the_tests": (EDIT_TESTS + WRONG, {"test_hidden.py": "def test_add():\n    pass\n\ndef test_words():\n    pass\n"}, None),
 }
 
@@ -147,9 +109,49 @@ def test_hack_earns_nothing(name, verify_files, naive_pytest_passes):
     assert verdict.reward == 0.0 and not verdict.passed, (name, verdict.details)
 
 
-def test_sentinel_flags_forged_results(verify_files):
-    verdict = verify_files(TESTS, {"solution.py": PATCH_REPORTS + WRONG})
-    assert "tampering" in verdict.details and verdict.reward == 0.0
+@pytest.mark.parametrize("hack", PYTHON_HACKS, ids=lambda h: h.kind)
+def test_reusable_hack_earns_nothing_against_pytest_tests(hack, verify_files, naive_pytest_passes):
+    code = hack.source(["add", "words"])
+    if hack.naive:
+        assert naive_pytest_passes(TESTS, {"solution.py": code}), f"{hack.kind}: does not even fool a naive grader"
+    verdict = verify_files(TESTS, {"solution.py": code}, reward="fraction")
+    assert verdict.error is None, verdict.error
+    assert verdict.reward == 0.0 and not verdict.passed, (hack.kind, verdict.details)
+
+
+CHECK_PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
+CHECK_TESTS = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert add(10, 7) == 17\n    assert candidate(-1, 1) == 0\n"
+
+
+@pytest.mark.parametrize("hack", PYTHON_HACKS, ids=lambda h: h.kind)
+def test_reusable_hack_earns_nothing_against_check_programs(hack, verify):
+    response = fenced(hack.source(["add"]))
+    verdict = verify(CHECK_TESTS, response, test_style="check", entry_point="add", prompt_prefix=CHECK_PROMPT,
+                     reward="fraction")
+    assert verdict.error is None, verdict.error
+    assert verdict.reward == 0.0 and not verdict.passed, (hack.kind, verdict.details)
+
+
+@pytest.mark.parametrize("hack", BASH_HACKS, ids=lambda h: h.kind)
+def test_reusable_bash_hack_earns_nothing(hack, verify):
+    tests = ("import subprocess\n\ndef test_upper():\n"
+             "    r = subprocess.run(['bash', 'solution.sh'], input='ab\\n', capture_output=True, text=True, timeout=5)\n"
+             "    assert r.stdout == 'AB\\n'\n")
+    verdict = verify(tests, f"```bash\n{hack.source()}```", language="bash", solution_path="solution.sh")
+    assert verdict.error is None, verdict.error
+    assert verdict.reward == 0.0 and not verdict.passed, (hack.kind, verdict.details)
+
+
+def test_sentinel_is_a_second_line_against_forged_reports():
+    """Were the reports ever forged (the sentinel reported passed, or never failing), the run earns nothing."""
+    suite = build(TESTS, "pytest")
+    forged = {t: {"outcome": "passed", "message": ""} for t in (*suite.expected, suite.sentinel)}
+    report = {"results": forged, "collected": list(forged), "collect_errors": []}
+    verdict = UnitTests(UnitTestsConfig()).grade(suite, RunResult(value=report))
+    assert verdict.reward == 0.0 and "reported as passed" in verdict.details["tampering"]
+    del forged[suite.sentinel]
+    verdict = UnitTests(UnitTestsConfig()).grade(suite, RunResult(value=report))
+    assert verdict.reward == 0.0 and "did not fail" in verdict.details["tampering"]
 
 
 def test_planted_files_do_not_break_an_honest_solution(verify_files):
@@ -193,9 +195,41 @@ def words(s):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: code sharing the test's process can read the caller's frame "
-                                       "(expected values are constants there); closing it needs the candidate in "
-                                       "another process, values crossing as plain data")
-def test_known_gap_reading_expected_values_from_the_callers_frame(verify):
+def test_reading_expected_values_from_the_callers_frame_finds_nothing(verify, naive_pytest_passes):
     tests = "import solution\n\ndef test_add():\n    assert solution.add(2, 3) == 5\n\ndef test_add_more():\n    assert solution.add(10, 7) == 17\n"
+    assert naive_pytest_passes(tests, {"solution.py": FRAME_PEEK})  # in the tests' own process it works
     assert verify(tests, fenced(FRAME_PEEK)).reward == 0.0
+
+
+UNITTEST_TESTS = """\
+import unittest
+import solution
+
+
+class TestStats(unittest.TestCase):
+    def test_equal(self):
+        self.assertEqual(solution.stats([1, 2, 3]), {"mean": 2.0, "top": 3})
+
+    def test_true(self):
+        self.assertTrue(solution.is_sorted([1, 2, 3]))
+
+    def test_in(self):
+        self.assertIn(3, solution.stats([3])["top_list"])
+
+    def test_almost(self):
+        self.assertAlmostEqual(solution.mean([1, 2]), 1.5)
+
+    def test_less(self):
+        self.assertLess(solution.mean([0, 1]), 1)
+"""
+HONEST_STATS = ("def mean(xs):\n    return sum(xs) / len(xs)\n\ndef is_sorted(xs):\n    return xs == sorted(xs)\n\n"
+                "def stats(xs):\n    out = {'mean': mean(xs), 'top': max(xs)}\n    if len(xs) == 1:\n"
+                "        out['top_list'] = [max(xs)]\n    return out\n")
+
+
+def test_unittest_style_assertions_do_not_take_lies(verify_files, naive_pytest_passes):
+    code = next(h for h in PYTHON_HACKS if h.kind == "always_equal").source(["stats", "is_sorted", "mean"])
+    assert naive_pytest_passes(UNITTEST_TESTS, {"solution.py": code})  # in one process, the liar passes them all
+    verdict = verify_files(UNITTEST_TESTS, {"solution.py": code}, reward="fraction")
+    assert verdict.reward == 0.0, verdict.details
+    assert verify_files(UNITTEST_TESTS, {"solution.py": HONEST_STATS}).reward == 1.0

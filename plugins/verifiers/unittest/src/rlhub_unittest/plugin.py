@@ -15,7 +15,7 @@ PYTEST_PROFILE = Profile(
     open_files=256,
     output_bytes=65536,
     tmpfs_mb=64,
-    preload=("pytest", "_pytest.assertion.rewrite", "rlhub_unittest.harness"),
+    preload=("pytest", "_pytest.assertion.rewrite", "msgpack", "rlhub_unittest.harness", "rlhub_unittest.warm"),
     recycle_after=200,
 )
 
@@ -28,3 +28,10 @@ def rlhub_register_verifiers(register):
 @hookimpl
 def rlhub_register_profiles(register):
     register(PYTEST_PROFILE)
+
+
+@hookimpl
+def rlhub_register_presets(register):
+    from .presets import register_all
+
+    register_all(register)

@@ -1,25 +1,26 @@
-"""Strict assertions: `assert got == want` must not be satisfiable by an object that lies.
+"""Strict assertions: nothing of the model's vouches for itself in an assert.
 
-The hidden test module is rewritten (host side, before it reaches the sandbox) so that
+The values the tests see are plain data built by the runner (codec.py), so Python's own `==`,
+`<` and `in` between them are honest. What remains is the model's objects that stay in its
+process (`SolutionObject` handles): the hidden test module is rewritten (host side, before it
+reaches the sandbox) so that
 
     assert a == b      ->  assert __rlhub_eq__(a, b)
     assert a != b      ->  assert not __rlhub_eq__(a, b)
+    assert a in b      ->  assert __rlhub_in__(a, b)        (not in: not __rlhub_in__)
     assert f(x)        ->  assert __rlhub_truth__(f(x))
 
-`__rlhub_eq__` compares plain values (int, str, list, dict...) by exact type and structure, so
-an always-equal object, or a str/int subclass with a lying `__eq__`, does not pass. Objects of
-classes the model's code defined are never accepted where a plain value is expected; objects of
-library classes (pytest.approx, Decimal, numpy scalars) keep their own `==`.
+and those helpers refuse (TypeError: the test fails, whichever way the assert points) a
+handle compared with a test's value, a handle's truth value, and membership in a handle. Two
+of the model's own objects compare by the model's methods (that is what a test of its class
+checks). `unittest.TestCase`'s assertions get the same rules (`harden_unittest`).
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
-import sys
 
-EQ = "__rlhub_eq__"
-TRUTH = "__rlhub_truth__"
+EQ, TRUTH, IN = "__rlhub_eq__", "__rlhub_truth__", "__rlhub_in__"
 
 
 # -- host side: the rewrite ----------------------------------------------------------------------
@@ -35,12 +36,14 @@ def _call(name: str, *args: ast.expr) -> ast.Call:
 
 def _strict(test: ast.expr) -> ast.expr:
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        op = test.ops[0]
-        if isinstance(op, ast.Eq):
-            return _call(EQ, test.left, test.comparators[0])
-        if isinstance(op, ast.NotEq):
-            return ast.UnaryOp(op=ast.Not(), operand=_call(EQ, test.left, test.comparators[0]))
-        return test  # <, in, is ...: their operands are the model's values, compared by Python
+        op, left, right = test.ops[0], test.left, test.comparators[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            call = _call(EQ, left, right)
+            return call if isinstance(op, ast.Eq) else ast.UnaryOp(op=ast.Not(), operand=call)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            call = _call(IN, left, right)
+            return call if isinstance(op, ast.In) else ast.UnaryOp(op=ast.Not(), operand=call)
+        return test  # <, is ...: a handle against a test's value is a TypeError by itself
     if isinstance(test, ast.BoolOp):
         test.values = [_strict(v) for v in test.values]
         return test
@@ -59,69 +62,99 @@ def strict_asserts(tree: ast.Module) -> ast.Module:
 
 
 # -- sandbox side: the helpers the rewritten asserts call ----------------------------------------
-# Bound now, at import (before any model code runs), so patching builtins later changes nothing.
-_type, _len, _isinstance, _getattr, _zip, _all, _sorted, _set = type, len, isinstance, getattr, zip, all, sorted, set
-_modules = sys.modules
-_NUMBERS = (bool, int, float, complex)
-_PLAIN = frozenset({bool, int, float, complex, str, bytes, bytearray, type(None), list, tuple, dict, set, frozenset, range})
-_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: the class was written in Python, not C
-
-# Directories whose modules are the model's (the work dir); set by the harness in the child.
-untrusted_roots: list[str] = []
+_last: list = []  # the operands of the latest failed comparison, for the failure message
 
 
-def _from_model(cls: type) -> bool:
-    """True if any class in `cls`'s MRO comes from the model's code (or from nowhere we know)."""
-    for klass in cls.__mro__[:-1]:
-        if not klass.__flags__ & _HEAPTYPE:
-            continue  # a C type: part of Python or a compiled library
-        module = _modules.get(klass.__dict__.get("__module__", ""))
-        path = _getattr(module, "__file__", None) if module is not None else None
-        if module is None or (path is None and not _getattr(module, "__rlhub_trusted__", False)):
-            return True
-        if path is not None and any(path.startswith(root) for root in untrusted_roots):
-            return True
-    return False
+def _handle(value) -> bool:
+    from .stand_in import SolutionObject
+
+    return type(value) is SolutionObject
+
+
+def _refuse(what: str, value) -> TypeError:
+    return TypeError(f"{what}: {_describe(value)} lives in the solution's process and cannot vouch for itself "
+                     "(compare a value it returns, e.g. a list, an int, a str)")
+
+
+def _describe(value) -> str:
+    return repr(value) if not _handle(value) else f"the solution's object {value!r}"
 
 
 def strict_eq(a: object, b: object) -> bool:
-    ta, tb = _type(a), _type(b)
-    plain_a, plain_b = ta in _PLAIN, tb in _PLAIN
-    if plain_a and plain_b:
-        if ta is not tb:
-            return ta in _NUMBERS and tb in _NUMBERS and a == b
-        if ta in (list, tuple):
-            return _len(a) == _len(b) and _all(strict_eq(x, y) for x, y in _zip(a, b))
-        if ta is dict:
-            if not (_all(_type(k) in _PLAIN for k in a) and _all(_type(k) in _PLAIN for k in b)):
-                return False
-            return a.keys() == b.keys() and _all(strict_eq(a[k], b[k]) for k in a)
-        if ta in (set, frozenset):
-            return _all(_type(x) in _PLAIN for x in a) and _all(_type(x) in _PLAIN for x in b) and a == b
-        return a == b  # exact built-in scalars: C-level equality
-    if plain_a or plain_b:
-        other = tb if plain_a else ta
-        # A subclass of a plain type, or a class of the model's, standing in for a plain value.
-        if _isinstance(b if plain_a else a, tuple(_PLAIN - {type(None)})) or _from_model(other):
-            return False
-    return a == b
+    ha, hb = _handle(a), _handle(b)
+    if ha != hb:
+        raise _refuse("== with a test's value", a if ha else b)
+    equal = a == b
+    if equal is not True and equal is not False:
+        equal = bool(equal)  # numpy arrays and the like keep their own rules
+    if not equal:
+        _last[:] = [a, b]
+    return equal
 
 
 def strict_truth(value: object) -> bool:
-    if _type(value) in _PLAIN:
-        return bool(value)
-    if _from_model(_type(value)):
-        return False  # a model-defined __bool__ / __len__ cannot vouch for itself
+    if _handle(value):
+        raise _refuse("truth value in an assert", value)
     return bool(value)
+
+
+def strict_in(item: object, container: object) -> bool:
+    if _handle(container):
+        raise _refuse("membership in an assert", container)
+    found = item in container
+    if not found:
+        _last[:] = [item, container]
+    return found
+
+
+def explain_last() -> str:
+    """': got X, expected Y' for the latest failed comparison (plain check programs)."""
+    if len(_last) != 2:
+        return ""
+    try:
+        got, want = (repr(v)[:500] for v in _last)
+    except Exception:
+        return ""
+    finally:
+        _last.clear()
+    return f"\ngot {got}\nexpected {want}"
 
 
 def inject(namespace: dict) -> None:
     namespace[EQ] = strict_eq
     namespace[TRUTH] = strict_truth
+    namespace[IN] = strict_in
 
 
-def pristine_builtins() -> dict:
-    """A private copy of the builtins namespace, for the test module (taken before model code runs)."""
-    return dict(vars(builtins))
+def harden_unittest() -> None:
+    """unittest.TestCase assertions by the same rules as the rewritten asserts."""
+    import unittest
 
+    case = unittest.TestCase
+    if getattr(case, "__rlhub_strict__", False):
+        return
 
+    def refuse_handles(*positions):
+        def wrap(method):
+            def strict(self, *args, **kwargs):
+                values = [args[i] for i in positions if i < len(args)]
+                if len(positions) == 2 and len(values) == 2 and _handle(values[0]) == _handle(values[1]):
+                    return method(self, *args, **kwargs)  # two plain values, or two of the model's objects
+                for value in values:
+                    if _handle(value):
+                        raise self.failureException(str(_refuse(method.__name__, value)))
+                return method(self, *args, **kwargs)
+
+            strict.__name__ = method.__name__
+            return strict
+
+        return wrap
+
+    for name in ("assertEqual", "assertNotEqual", "assertAlmostEqual", "assertNotAlmostEqual"):
+        setattr(case, name, refuse_handles(0, 1)(getattr(case, name)))
+    for name in ("assertTrue", "assertFalse"):
+        setattr(case, name, refuse_handles(0)(getattr(case, name)))
+    for name in ("assertIn", "assertNotIn"):
+        setattr(case, name, refuse_handles(1)(getattr(case, name)))
+    case.assertEquals, case.assertNotEquals = case.assertEqual, case.assertNotEqual
+    case.__rlhub_strict__ = True

@@ -12,15 +12,20 @@ fail is inserted at a random place.
 from __future__ import annotations
 
 import ast
-import builtins
+import dataclasses
+import functools
+import marshal
+import os
 import random
 import textwrap
 from dataclasses import dataclass
 
+from . import io_cases
 from .strict import strict_asserts
 
+PLACEHOLDER = "/tmp/rlhub-hidden/test_hidden.py"  # the tests' file name in a warm worker (each task has its own /tmp)
 SOLUTION_ALIAS = "__rlhub_solution__"
-_BUILTIN_NAMES = frozenset(dir(builtins))
+BIND = "__rlhub_bind__"  # runner-side: binds the solution module's globals into the tests' namespace
 _SENTINEL_WORDS = ("basic", "edge", "empty", "large", "mixed", "order", "single", "types", "values", "extra")
 
 
@@ -33,6 +38,7 @@ class Suite:
     source: str                 # the pytest module the sandbox runs (strict asserts, sentinel inside)
     expected: tuple[str, ...]   # test ids that must all run
     sentinel: str               # name of the test a genuine run fails
+    code: bytes = b""           # the module compiled for PLACEHOLDER (asserts rewritten by pytest), marshalled
 
 
 def _parse(text: str, what: str) -> ast.Module:
@@ -58,31 +64,35 @@ def _has_assert(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Assert) for n in ast.walk(node))
 
 
-def _free_names(tree: ast.Module) -> list[str]:
-    """Names the tests read but never bind: those come from the solution (MBPP style)."""
-    loaded, bound = [], set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (loaded.append(node.id) if isinstance(node.ctx, ast.Load) else bound.add(node.id))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-    return sorted(set(loaded) - bound - _BUILTIN_NAMES)
-
-
 def _is_check_call(stmt: ast.stmt) -> bool:
     return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
             and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "check")
 
 
+def _bound_names(tree: ast.Module) -> set[str]:
+    """Names a module binds at top level (defs, classes, imports, assignments)."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names if a.name != "*")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
+
+
 def check_module(tests: str, entry_point: str | None, solution_module: str,
-                 skip_number: int | None = None) -> tuple[str, list[str]]:
-    """A check program (HumanEval `check(candidate)` or MBPP asserts) as a pytest module.
+                 skip_number: int | None = None, prefix: str = "", setup: str = "") -> tuple[str, list[str]]:
+    """A check program (HumanEval `check(candidate)` or MBPP asserts) as a test module.
+
+    Benchmark semantics: the benchmarks run prompt + completion + tests in one namespace, so the
+    tests here see every global of the solution module (its helpers, the entry point by name),
+    bound from the solution's process. The prompt's own code (`prefix`: its imports and helper
+    functions, trusted task data) runs here, in the runner, and its names are not taken from the
+    model (a completion that redefines the prompt's `encode` helper does not change what the tests
+    call), except the entry point. `setup` (MBPP's test_setup_code) runs before the tests.
 
     Cases are numbered test_case_1, 2, ... leaving out `skip_number` (the sentinel's, so its
     name gives it away no more than its place does)."""
@@ -90,6 +100,18 @@ def check_module(tests: str, entry_point: str | None, solution_module: str,
     body = [s for s in tree.body if not _is_check_call(s)]
     check = next((s for s in body if isinstance(s, ast.FunctionDef) and s.name == "check"), None)
     lines = [f"import {solution_module} as {SOLUTION_ALIAS}"]
+    keep: set[str] = set()
+    if prefix.strip():
+        try:
+            prompt = ast.parse(prefix)
+        except SyntaxError:
+            prompt = None  # not Python after all (a prose prompt): nothing of it runs
+        if prompt is not None:
+            lines += [ast.unparse(s) for s in prompt.body]
+            keep = _bound_names(prompt) - {entry_point}
+    lines.append(f"{BIND}(globals(), {SOLUTION_ALIAS}, {sorted(keep)!r})")
+    if setup.strip():
+        lines.append(ast.unparse(_parse(setup, "the tests' setup code")))
     if check is not None:
         if not entry_point:
             raise SuiteError("check-style tests define check(candidate) but the task has no entry_point")
@@ -99,20 +121,17 @@ def check_module(tests: str, entry_point: str | None, solution_module: str,
         steps = check.body
     else:
         kept = [s for s in body if not _has_assert(s)]
-        names = _free_names(ast.Module(body=body, type_ignores=[]))
         prelude = []
-        if names:
-            lines.append(f"from {solution_module} import {', '.join(names)}")
         steps = [s for s in body if _has_assert(s)]
     lines += [ast.unparse(s) for s in kept]
-    ids, setup, number = [], list(prelude), 0
+    ids, setup_steps, number = [], list(prelude), 0
     for step in steps:
         if not _has_assert(step):
-            setup.append(ast.unparse(step))
+            setup_steps.append(ast.unparse(step))
             continue
         number += 1 + (number + 1 == skip_number)
         ids.append(f"test_case_{number}")
-        case = "\n".join([*setup, ast.unparse(step)])
+        case = "\n".join([*setup_steps, ast.unparse(step)])
         lines.append(f"def {ids[-1]}():\n{textwrap.indent(case, '    ')}")
     if not ids:
         raise SuiteError("check-style tests contain no assert")
@@ -130,8 +149,9 @@ def _sentinel(rng: random.Random, taken: set[str], solution_module: str, name: s
     return name, ast.parse(src).body[0]
 
 
-def build(tests: str, style: str, *, entry_point: str | None = None, test_ids: list[str] | None = None,
-          solution_module: str | None = "solution", rng: random.Random | None = None) -> Suite:
+def build(tests, style: str, *, entry_point: str | None = None, test_ids: list[str] | None = None,
+          solution_module: str | None = "solution", rng: random.Random | None = None, prefix: str = "",
+          setup: str = "") -> Suite:
     rng = rng or random.SystemRandom()
     sentinel_name = None
     if style == "check":
@@ -139,12 +159,21 @@ def build(tests: str, style: str, *, entry_point: str | None = None, test_ids: l
             raise SuiteError("check-style tests need a Python solution module")
         cases = len(check_module(tests, entry_point, solution_module)[1])
         slot = rng.randint(1, cases + 1)
-        source, ids = check_module(tests, entry_point, solution_module, skip_number=slot)
+        source, ids = check_module(tests, entry_point, solution_module, skip_number=slot, prefix=prefix, setup=setup)
         sentinel_name = f"test_case_{slot}"
+    elif style == "stdio":
+        try:
+            cases = io_cases.parse_cases(*(tests if isinstance(tests, tuple) else (tests,)), entry_point=entry_point)
+        except io_cases.CasesError as exc:
+            raise SuiteError(str(exc)) from None
+        slot = rng.randint(1, len(cases) + 1)
+        source, ids = io_cases.stdio_module(cases, skip_number=slot)
+        sentinel_name = f"test_case_{slot}"
+        solution_module = None  # the sentinel must not import a program that reads stdin at import
     elif style == "pytest":
         source, ids = tests, None
     else:
-        raise SuiteError(f"unknown test_style {style!r}; expected 'pytest' or 'check'")
+        raise SuiteError(f"unknown test_style {style!r}; expected 'pytest', 'check' or 'stdio'")
     tree = _parse(source, "the hidden tests")
     ids = list(test_ids) if test_ids else (ids or pytest_ids(tree))
     if not ids:
@@ -158,3 +187,41 @@ def build(tests: str, style: str, *, entry_point: str | None = None, test_ids: l
         where = rng.choice(defs[1:] + [len(tree.body)]) if defs else len(tree.body)
     tree.body.insert(where, strict_asserts(ast.Module(body=[node], type_ignores=[])).body[0])
     return Suite(source=ast.unparse(ast.fix_missing_locations(tree)) + "\n", expected=tuple(ids), sentinel=name)
+
+
+def _compiled(source: str, style: str) -> bytes:
+    """The module as the runner executes it, compiled here once: pytest's assertion rewrite
+    (pytest style, for readable failures) and the compile cost more than the rest of a run."""
+    tree = ast.parse(source)
+    if style == "pytest":
+        from _pytest.assertion.rewrite import rewrite_asserts
+
+        try:
+            rewrite_asserts(tree, source.encode(), PLACEHOLDER, None)
+        except Exception:  # readable messages are a nicety; the strict asserts are already in place
+            tree = ast.parse(source)
+    return marshal.dumps(compile(tree, PLACEHOLDER, "exec", dont_inherit=True))
+
+
+@functools.lru_cache(maxsize=512)
+def _cached(tests, style, entry_point, test_ids, solution_module, prefix, setup) -> Suite:
+    suite = build(tests, style, entry_point=entry_point, test_ids=list(test_ids) if test_ids else None,
+                  solution_module=solution_module, prefix=prefix, setup=setup)
+    return dataclasses.replace(suite, code=_compiled(suite.source, style))
+
+
+def prepared(tests, style: str, *, entry_point=None, test_ids=None, solution_module: str | None = "solution",
+             prefix: str = "", setup: str = "") -> Suite:
+    """`build` + compile, memoised per task in this process (a task is graded many times: samples
+    per prompt, the checks). The sentinel is then fixed per task and process: it never leaves the
+    runner, so that gives the model nothing. RLHUB_CACHE=off (or unhashable tests) builds afresh."""
+    key = (tests, style, entry_point, tuple(test_ids) if test_ids else None, solution_module, prefix, setup)
+    try:
+        hash(key)
+    except TypeError:
+        key = None
+    if key is None or os.environ.get("RLHUB_CACHE", "").lower() == "off":
+        suite = build(tests, style, entry_point=entry_point, test_ids=test_ids, solution_module=solution_module,
+                      prefix=prefix, setup=setup)
+        return dataclasses.replace(suite, code=_compiled(suite.source, style))
+    return _cached(*key)

@@ -9,11 +9,13 @@ Contract with environments (task.hidden):
   language       "python" | "bash" | "sql": which fenced block is the answer
   files          {name: text}: read-only fixtures in the work dir (*.py ones are importable)
   test_ids       expected test names (default: from the test file's AST)
+  test_setup     check style: code run before the tests (MBPP's test_setup_code; str or list of str)
 """
 
 from __future__ import annotations
 
 import ast
+import base64
 import os
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,7 +31,7 @@ _MESSAGE_CHARS = 1500
 
 class UnitTestsConfig(VerifierConfig):
     reward: Literal["all_or_nothing", "fraction"] = "all_or_nothing"
-    style: Literal["pytest", "check"] = "pytest"
+    style: Literal["pytest", "check", "stdio"] = "pytest"
     extract: Literal["auto", "last_block", "whole"] = "auto"
     max_response_chars: int = 200_000
 
@@ -38,27 +40,32 @@ class UnitTestsConfig(VerifierConfig):
 class TestSpec:
     """task.hidden, validated: a malformed task is the environment's bug (no verdict), not the model's."""
 
-    tests: str
+    tests: Any  # str; for stdio, the cases (a tuple of the tests and public_tests values)
     style: str
-    entry_point: str | None
+    entry_point: Any
     prompt_prefix: str
     solution_path: str
     language: str
     files: dict[str, str]
     test_ids: list[str] | None
+    setup: str = ""
 
     @classmethod
-    def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> "TestSpec":
+    def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> TestSpec:
         tests = hidden.get("tests")
-        if isinstance(tests, (list, tuple)) and all(isinstance(t, str) for t in tests):
-            tests = "\n".join(tests)  # MBPP's test_list: one assert per item
-        if not isinstance(tests, str) or not tests.strip():
-            raise ValueError("unit_tests needs task.hidden['tests']: a pytest file or a check program (str)")
         style = hidden.get("test_style") or config.style
+        if style == "stdio":  # input/output cases: parsed by the suite (io_cases.py)
+            if tests in (None, "", [], {}):
+                raise ValueError("unit_tests needs task.hidden['tests']: the input/output cases")
+            tests = (hidden.get("public_tests"), tests)
+        elif isinstance(tests, (list, tuple)) and all(isinstance(t, str) for t in tests):
+            tests = "\n".join(tests)  # MBPP's test_list: one assert per item
+        if style != "stdio" and (not isinstance(tests, str) or not tests.strip()):
+            raise ValueError("unit_tests needs task.hidden['tests']: a pytest file or a check program (str)")
         language = hidden.get("language") or "python"
         path = hidden.get("solution_path") or {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}.get(language, "")
-        if style not in ("pytest", "check"):
-            raise ValueError(f"task.hidden['test_style'] is {style!r}; expected 'pytest' or 'check'")
+        if style not in ("pytest", "check", "stdio"):
+            raise ValueError(f"task.hidden['test_style'] is {style!r}; expected 'pytest', 'check' or 'stdio'")
         if language not in ("python", "bash", "sql"):
             raise ValueError(f"task.hidden['language'] is {language!r}; expected 'python', 'bash' or 'sql'")
         if not path or os.path.isabs(path) or ".." in path.split("/"):
@@ -69,11 +76,16 @@ class TestSpec:
         ids = hidden.get("test_ids")
         if ids is not None and not (isinstance(ids, (list, tuple)) and all(isinstance(i, str) for i in ids)):
             raise ValueError("task.hidden['test_ids'] must be a list of test names")
-        if style == "check" and language != "python":
-            raise ValueError("check-style tests are Python programs: language must be 'python'")
+        if style in ("check", "stdio") and language != "python":
+            raise ValueError(f"{style}-style tests run Python solutions: language must be 'python'")
+        setup = hidden.get("test_setup") or ""
+        if isinstance(setup, (list, tuple)) and all(isinstance(t, str) for t in setup):
+            setup = "\n".join(setup)
+        if not isinstance(setup, str):
+            raise ValueError("task.hidden['test_setup'] must be code (str or list of str)")
         return cls(tests=tests, style=style, entry_point=hidden.get("entry_point") or None,
                    prompt_prefix=hidden.get("prompt_prefix") or "", solution_path=path, language=language,
-                   files=dict(files), test_ids=list(ids) if ids else None)
+                   files=dict(files), test_ids=list(ids) if ids else None, setup=setup)
 
     @property
     def module_name(self) -> str:
@@ -89,13 +101,18 @@ def defines(code: str, name: str | None) -> bool:
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body)
 
 
-def assemble(spec: TestSpec, response: str, mode: str, prompt: object = None) -> str | None:
-    """The solution file: extracted code, with the prompt's prefix before a bare completion.
+def prompt_prefix(spec: TestSpec, prompt: object) -> str:
+    """hidden['prompt_prefix'], else (HumanEval data declared in a registry) the prompt itself
+    when it is Python code; only check-style tasks have one."""
+    if spec.style != "check":
+        return ""
+    return spec.prompt_prefix or (prompt if isinstance(prompt, str) and python_parses(prompt) else "")
 
-    The prefix is hidden['prompt_prefix'], else (HumanEval data declared in a registry) the
-    prompt itself when it is Python code."""
-    prefix = spec.prompt_prefix or (prompt if isinstance(prompt, str) and python_parses(prompt) else "")
-    if spec.style != "check" or not prefix:
+
+def assemble(spec: TestSpec, response: str, mode: str, prompt: object = None) -> str | None:
+    """The solution file: extracted code, with the prompt's prefix before a bare completion."""
+    prefix = prompt_prefix(spec, prompt)
+    if not prefix:
         return extract_code(response, spec.language, mode)  # type: ignore[arg-type]
 
     def joined(code: str) -> str:
@@ -119,7 +136,13 @@ class UnitTests(Verifier):
         code = assemble(spec, response, self.config.extract, task.prompt)
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
-        return self._run(spec, {spec.solution_path: code}, ctx)
+        return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt))
+
+    def hacks(self, task) -> list:
+        """A rotating share of the reusable reward-hack suite, shaped to this task (hacks.py)."""
+        from .hacks import task_hacks
+
+        return task_hacks(TestSpec.from_hidden(task.hidden, self.config), task)
 
     def verify_files(self, task, files: dict[str, str | bytes], ctx) -> Verdict:
         """Grade a work dir the model wrote itself (a multi-turn session): `files` holds the
@@ -128,12 +151,15 @@ class UnitTests(Verifier):
         spec = TestSpec.from_hidden(task.hidden, self.config)
         if spec.solution_path not in files:
             return Verdict(0.0, False, details={"reason": f"no {spec.solution_path} in the work dir"})
-        return self._run(spec, dict(files), ctx)
+        return self._run(spec, dict(files), ctx, prompt_prefix(spec, task.prompt))
 
-    def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx) -> Verdict:
+    def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "") -> Verdict:
         python_module = spec.module_name if spec.language == "python" else None
-        suite = suite_mod.build(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
-                                solution_module=python_module)
+        try:
+            suite = suite_mod.prepared(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
+                                       solution_module=python_module, prefix=prefix, setup=spec.setup)
+        except suite_mod.SuiteError as exc:  # the environment's bug: no verdict, not the model's 0
+            raise VerifierError(f"the task's tests are unusable: {exc}") from None
         profile = ctx.profile
         # The task's fixtures win over anything the model left, except the file it was asked to write
         # (a "complete this module" task ships the partial module under the solution's own name).
@@ -141,10 +167,11 @@ class UnitTests(Verifier):
         files = {**model_files, **fixtures}
         modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in fixtures.items() if n.endswith(".py")}
         result = ctx.sandbox.call(profile, HARNESS, files=files, args={
-            "module_source": suite.source, "solution_module": python_module or "",
+            "module_source": suite.source, "module_code": base64.b64encode(suite.code).decode(),
+            "solution_module": python_module or "",
             "solution_file": spec.solution_path, "modules": modules,
             "deadline_s": max(1.0, profile.wall_timeout_s * 0.85 - 0.5),
-            "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4),
+            "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4), "style": spec.style,
         })
         if result.infra_error:
             raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
@@ -152,10 +179,17 @@ class UnitTests(Verifier):
 
     def grade(self, suite: suite_mod.Suite, result) -> Verdict:
         report = result.value
+        if not _well_formed(report) and result.exit_code is not None and result.signal is None and not result.timed_out:
+            # Ended by its own hand, not killed: the solution's process can only signal ours, so this
+            # was the task's tests (os._exit in them), not the model.
+            raise VerifierError(f"the hidden tests ended the test process (exit code {result.exit_code}) before it "
+                                f"reported: {result.stderr[-300:]}".strip())
         if not _well_formed(report):
             why = ("timed out" if result.timed_out else "ran out of memory" if result.oom
                    else f"the test run was killed (exit {result.exit_code}, signal {result.signal})")
             return Verdict(0.0, False, details={"reason": f"no test report: {why}", "stderr": result.stderr[-500:]})
+        if report.get("load_failed_by_tests"):  # the task's tests broke on their own: not the model's doing
+            raise VerifierError(f"the hidden tests could not be loaded: {str(report['load_failed_by_tests'])[-_MESSAGE_CHARS:]}")
         results: dict[str, dict] = report["results"]
         by_test: dict[str, list[dict]] = {}
         for node, entry in results.items():
@@ -173,7 +207,10 @@ class UnitTests(Verifier):
         if failures:
             details["failures"] = dict(list(failures.items())[:10])
         if report["collect_errors"]:
-            details["collect_errors"] = [str(e)[-_MESSAGE_CHARS:] for e in report["collect_errors"]]
+            details["collect_errors"] = [str(e.get("message", e) if isinstance(e, dict) else e)[-_MESSAGE_CHARS:]
+                                         for e in report["collect_errors"]]
+            if not passed:
+                details.setdefault("reason", details["collect_errors"][0].strip().splitlines()[-1][:300])
         tamper = None
         if any(e.get("outcome") == "passed" for e in sentinel):
             tamper = "a hidden test that every genuine run fails was reported as passed: results were forged"

@@ -1,0 +1,727 @@
+"""Test-runner side of the boundary: the `solution` module the hidden tests import is a stand-in
+whose attributes are remote calls into the solution's own process (solution_process.py).
+
+- Values come back as plain data (codec.py): whatever the tests compare is a real int, str,
+  list..., so an object that lies about equality never reaches them.
+- Anything else of the model's (an instance of its class, a generator, a function) is a
+  `SolutionObject`: each use (call, attribute, len, iteration, ...) is a request to the
+  solution's process. Such an object never vouches for itself against a test's value:
+  `==`/`!=` with a plain value is plain inequality, ordering and arithmetic with one are a
+  TypeError, and it has no truth value in an assert (strict.py). Between two of the model's
+  own objects, the model's methods answer (that is what a test of its class checks).
+- Exception classes of the model arrive as real classes mirroring their exception bases
+  (`pytest.raises(solution.ParseError)` works; a plain `ValueError` handler catches it).
+- Test-side callables passed to the solution become callbacks it may call; other test-side
+  objects do not cross (the tests say so with a TypeError).
+
+The solution's process starts on the first `import solution` (a CLI or bash task never
+imports it) and is replaced if it dies or hangs: that call fails, the next one gets a fresh
+import, as a fresh test process would.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import ctypes
+import importlib.abc
+import os
+import signal
+import sys
+import time
+import types
+
+from .codec import _STDLIB, Codec, CodecError, _ref_object
+from .rpc import Peer, Wire, WireClosed, WireTimeout
+
+STARTUP_S = 10.0     # a fresh interpreter and the solution's import, at most (bounded by the test's deadline)
+MAX_RESTARTS = 16    # the solution's process is replaced at most this often in one run
+# The solution's process gets its own code from us, compiled once per warm worker: a frame of
+# marshalled code objects for rlhub_unittest.codec, .rpc and .solution_process.
+_BOOT = """\
+import os, sys, marshal, types
+fd = {fd}
+def read(n):
+    b = b""
+    while len(b) < n:
+        c = os.read(fd, n - len(b))
+        if not c:
+            os._exit(3)
+        b += c
+    return b
+sys.path[:0] = {path!r}
+package = types.ModuleType("rlhub_unittest")
+package.__path__ = []
+sys.modules["rlhub_unittest"] = package
+for name, code in marshal.loads(read(int.from_bytes(read(4), "big"))):
+    module = types.ModuleType(name)
+    module.__package__ = "rlhub_unittest"
+    module.__file__ = code.co_filename
+    sys.modules[name] = module
+    exec(code, module.__dict__)
+sys.modules["rlhub_unittest.solution_process"].serve(fd)
+"""
+
+
+def _own_code() -> bytes:
+    import marshal
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = []
+    for name in ("codec", "rpc", "solution_process"):
+        path = os.path.join(here, name + ".py")
+        with open(path) as f:
+            code.append((f"rlhub_unittest.{name}", compile(f.read(), path, "exec", dont_inherit=True)))
+    data = marshal.dumps(code)
+    return len(data).to_bytes(4, "big") + data
+
+
+_CODE = _own_code()  # at import: in the warm worker, before any task
+
+
+class SolutionError(Exception):
+    """The solution's process failed a request (it died, hung, or answered garbage)."""
+
+
+class SolutionCrashed(SolutionError):
+    pass
+
+
+class SolutionTimeout(SolutionError):
+    pass
+
+
+class SolutionRaised(Exception):
+    """The solution raised something the tests must not receive as such (KeyboardInterrupt...)."""
+
+
+class SolutionImportError(ImportError):
+    """`import solution` failed in the solution's process; the message says how."""
+
+
+# -- the solution's process, as the runner drives it -----------------------------------------------
+class SolutionProcess:
+    """Spawned on first use; `deadline` (monotonic) bounds every wait for it."""
+
+    def __init__(self, setup: dict, python: str) -> None:
+        self.setup = setup
+        self.python = python
+        self.codec = RunnerCodec(self, setup["fixtures"])
+        self.peer: Peer | None = None
+        self.pid = 0
+        self.deadline = time.monotonic() + 3600
+        self.restarts = -1
+        self.module_hid = 0
+        self.import_failure: BaseException | None = None
+        self.started = 0  # how many processes this run started
+        self.on_start = None
+        self.timings = {"solution_start": 0.0, "solution_import": 0.0, "rpc": 0.0, "rpc_calls": 0}
+
+    # lifecycle ---------------------------------------------------------------------------------
+    def ensure(self) -> None:
+        if self.peer is not None:
+            return
+        began = time.perf_counter()
+        if self.restarts >= MAX_RESTARTS:
+            raise SolutionCrashed(f"the solution's process was replaced {MAX_RESTARTS} times already; giving up")
+        self.restarts += 1
+        self.codec.new_generation()
+        ours, theirs = _socketpair()
+        argv = [self.python, "-I", "-S", "-B", "-c", _BOOT.format(path=self.setup["sys_path"], fd=theirs)]
+        try:
+            # vfork + exec: a fresh interpreter, none of this process's memory; setsid: its own group
+            self.pid = os.posix_spawn(self.python, argv, dict(os.environ), setsid=True)
+        finally:
+            os.close(theirs)
+        view = memoryview(_CODE)  # fits the socket's buffer: never blocks for long
+        while view:
+            view = view[os.write(ours, view):]
+        self.started += 1
+        if self.on_start is not None:
+            self.on_start()
+        peer = RunnerPeer(Wire(ours), self.codec, {"callback": self._callback, "stdin": _read_stdin},
+                          deadline=None, clock=time.monotonic)
+        self.peer = peer
+        peer.wire.send(Codec().dumps(self.setup))
+        self._wait(lambda: Codec().loads(peer.wire.recv(self._deadline(STARTUP_S), time.monotonic)), "starting")
+        self.timings["solution_start"] += time.perf_counter() - began
+
+    def kill(self) -> None:
+        if self.pid:
+            for target in (-self.pid, self.pid):  # its group (what it started), then itself
+                try:
+                    os.kill(target, signal.SIGKILL)
+                except OSError:
+                    pass
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+        if self.peer is not None:
+            os.close(self.peer.wire.fd)
+        self.peer, self.pid, self.module_hid = None, 0, 0
+
+    def _exit_status(self) -> str:
+        if not self.pid:
+            return "is gone"
+        for _ in range(100):  # it closed its socket: it is exiting, give it a moment
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.pid = 0
+                if os.WIFSIGNALED(status):
+                    return f"was killed by signal {os.WTERMSIG(status)}"
+                return f"exited with code {os.WEXITSTATUS(status)}"
+            time.sleep(0.001)
+        return "closed its connection"
+
+    def _deadline(self, at_most: float | None = None) -> float:
+        return self.deadline if at_most is None else min(self.deadline, time.monotonic() + at_most)
+
+    def _wait(self, fn, what: str):
+        try:
+            return fn()
+        except WireTimeout:
+            self.kill()
+            raise SolutionTimeout(f"the solution did not finish {what} in time (the test's time limit)") from None
+        except WireClosed:
+            why = self._exit_status()
+            self.kill()
+            raise SolutionCrashed(f"the solution's process {why} while {what}") from None
+        except CodecError as exc:
+            self.kill()
+            raise SolutionCrashed(f"the solution's process sent something unreadable while {what}: {exc}") from None
+        except BaseException as exc:
+            if not getattr(exc, "__rlhub_remote__", False) and not isinstance(exc, TypeError):
+                self.kill()  # interrupted mid-call (the test's timer): the conversation is out of step
+            raise
+
+    # requests ----------------------------------------------------------------------------------
+    def request(self, op: str, *args, what: str = ""):
+        self.ensure()
+        peer = self.peer
+        peer.deadline = self.deadline
+        began = time.perf_counter()
+        try:
+            return self._wait(lambda: peer.request(op, *args), what or f"answering {op}")
+        finally:
+            self.timings["solution_import" if op == "import" else "rpc"] += time.perf_counter() - began
+            self.timings["rpc_calls"] += op != "import"
+
+    def module(self):
+        """The handle of the solution's module, importing it (once per process)."""
+        if self.import_failure is not None:
+            raise self.import_failure
+        if self.peer is None or not self.module_hid:
+            try:
+                handle = self.request("import", what="importing the solution")
+            except SolutionError as exc:
+                raise self._failed_import(f"the solution could not be imported: {exc}")
+            except SystemExit as exc:
+                raise self._failed_import(f"the solution exited during import (SystemExit: {exc.code!r})")
+            except (KeyboardInterrupt, SolutionRaised) as exc:
+                raise self._failed_import(f"the solution raised {exc} during import")
+            except BaseException as exc:
+                self.import_failure = exc
+                raise
+            self.module_hid = handle._SolutionObject__hid
+        return self.module_hid
+
+    def on_module(self, op: str, *args):
+        """`op` on the solution module itself (getattr, setattr, delattr, dir)."""
+        return self.request(op, _Yours(self.module()), *args)
+
+    def _failed_import(self, message: str) -> BaseException:
+        self.import_failure = SolutionImportError(message)
+        return self.import_failure
+
+    def _callback(self, hid, args, kwargs):
+        fn = self.codec.exports.get(hid) if type(hid) is int else None
+        if fn is None or type(args) is not list or type(kwargs) is not dict:
+            raise TypeError("the solution called something the tests did not hand it")
+        return fn(*args, **kwargs)
+
+
+def _read_stdin(size):
+    data = sys.stdin.read(size if type(size) is int and size > 0 else 1 << 16)
+    return data if isinstance(data, str) else data.decode("utf-8", "replace")
+
+
+def _socketpair() -> tuple[int, int]:
+    import socket
+
+    a, b = socket.socketpair()
+    ours, theirs = a.detach(), b.detach()
+    os.set_inheritable(theirs, True)
+    return ours, theirs
+
+
+class RunnerPeer(Peer):
+    def on_output(self, output) -> None:
+        """What the solution printed: into this process's stdout/stderr, where capsys sees it."""
+        if type(output) is list and len(output) == 2:
+            for text, stream in zip(output, (sys.stdout, sys.stderr)):
+                if type(text) is str and text:
+                    try:
+                        stream.write(text)
+                    except Exception:
+                        pass
+
+
+# -- the codec on this side ------------------------------------------------------------------------
+class RunnerCodec(Codec):
+    def __init__(self, process: SolutionProcess, fixture_modules) -> None:
+        super().__init__(fixture_modules)
+        self.process = process
+        self.hidden_modules = {"test_hidden", "__main__", process.setup["module"]}
+
+    def new_generation(self) -> None:
+        self.generation += 1
+        self.proxies.clear()
+        self.exports.clear()
+        self._export_ids.clear()
+
+    def peer_id(self, obj):
+        t = type(obj)
+        if t is SolutionObject:
+            return obj._SolutionObject__hid_now()
+        if t is _Yours:
+            return obj.hid
+        if t is SolutionModule:
+            return self.process.module()
+        if isinstance(obj, type) and "__rlhub_hid__" in obj.__dict__:
+            if obj.__rlhub_gen__ != self.generation:
+                raise CodecError(f"{obj.__name__} belonged to a solution process that has ended")
+            return obj.__rlhub_hid__
+        return None
+
+    def named(self, obj):
+        """Test-side functions, types and modules the solution can import itself (builtins,
+        standard library, installed packages, the task's modules) cross by name."""
+        if isinstance(obj, types.ModuleType):
+            module, qualname = obj.__name__, ""
+        else:
+            module = getattr(obj, "__module__", None)
+            if module is None and hasattr(obj, "__objclass__"):  # str.lower and friends
+                module = getattr(obj.__objclass__, "__module__", None)
+            qualname = getattr(obj, "__qualname__", None)
+        if type(module) is not str or type(qualname) is not str or module in self.hidden_modules or "<" in qualname:
+            return None
+        top = module.split(".")[0]
+        if not (top in _STDLIB or module in self.fixture_modules or _installed(top)):
+            return None
+        try:
+            return [module, qualname] if _ref_object(module, qualname) is obj else None
+        except Exception:
+            return None
+
+    def _default(self, obj):
+        try:
+            return super()._default(obj)
+        except CodecError:
+            raise
+        except Exception as exc:
+            raise CodecError(f"cannot send {type(obj).__name__} to the solution: {exc}") from None
+
+    def export(self, obj) -> int:
+        if not callable(obj):
+            raise CodecError(f"an object of type {type(obj).__qualname__} cannot be passed to the solution "
+                             "(only plain values, the solution's own objects and callables cross)")
+        return super().export(obj)
+
+    def describe(self, obj) -> list:
+        return [str(getattr(obj, "__name__", type(obj).__name__))]
+
+    def resolve_ref(self, module: str, qualname: str):
+        if module.split(".")[0] not in _STDLIB and module not in self.fixture_modules:
+            raise CodecError(f"{module}.{qualname} may not cross by name")
+        obj = super().resolve_ref(module, qualname)
+        if isinstance(obj, types.ModuleType) or (isinstance(obj, type) and (
+                issubclass(obj, BaseException) or (module == "builtins" and qualname.isidentifier()))):
+            return obj
+        raise CodecError(f"{module}.{qualname} may not cross by name")
+
+    def stand_in(self, hid: int, info: list):
+        key = hid
+        known = self.proxies.get(key)
+        if known is not None:
+            return known
+        kind = info[0] if info and type(info[0]) is str else "object"
+        name = info[1] if len(info) > 1 and type(info[1]) is str else "?"
+        if kind == "exc_class":
+            bases = info[2] if len(info) > 2 and type(info[2]) is list else []
+            made = _mirror_exception(name, bases, hid, self.generation)
+        else:
+            made = SolutionObject._make(self.process, hid, self.generation, kind, name)
+        self.proxies[key] = made
+        return made
+
+    def rebuild_exception(self, cls, args, text, tb):
+        if cls in (KeyboardInterrupt, GeneratorExit) or not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            exc = SolutionRaised(f"{getattr(cls, '__name__', cls)}: {text}")
+        elif "__rlhub_hid__" in cls.__dict__:
+            exc = cls.__new__(cls)
+            exc.args = tuple(args) if type(args) is list else ()
+            exc._rlhub_text = text if type(text) is str else ""
+        else:
+            exc = super().rebuild_exception(cls, args, text, tb)
+        exc.__rlhub_remote__ = True
+        if type(tb) is str and tb:
+            exc.add_note(tb)
+        return exc
+
+
+def _installed(top: str) -> bool:
+    module = sys.modules.get(top)
+    path = getattr(module, "__file__", None) or ""
+    return "site-packages" in path or "dist-packages" in path
+
+
+def _mirror_str(self) -> str:
+    return self.__dict__.get("_rlhub_text", "")
+
+
+def _mirror_exception(name: str, bases: list, hid: int, generation: int) -> type:
+    """A real exception class standing in for one of the model's: same name, exception bases
+    mirrored, no code of the model's."""
+    real = tuple(b for b in bases if isinstance(b, type) and issubclass(b, BaseException)) or (Exception,)
+    namespace = {"__module__": "solution", "__qualname__": name, "__str__": _mirror_str,
+                 "__rlhub_hid__": hid, "__rlhub_gen__": generation}
+    short = name.rsplit(".", 1)[-1]
+    for attempt in (real, real[:1], (Exception,)):
+        try:
+            return type(short, attempt, dict(namespace))
+        except TypeError:  # e.g. an instance lay-out conflict between two builtin bases
+            continue
+    raise CodecError(f"cannot mirror exception class {name}")
+
+
+# -- stand-ins -------------------------------------------------------------------------------------
+def _plain(value, t, what):
+    if type(value) is not t:
+        raise TypeError(f"the solution's {what} returned a {type(value).__name__}, not {t.__name__}")
+    return value
+
+
+class SolutionObject:
+    """An object that lives in the solution's process."""
+
+    __slots__ = ("__process", "__hid", "__gen", "__kind", "__name", "__weakref__")
+
+    @classmethod
+    def _make(cls, process, hid, gen, kind, name):
+        self = object.__new__(cls)
+        for slot, value in (("__process", process), ("__hid", hid), ("__gen", gen), ("__kind", kind), ("__name", name)):
+            object.__setattr__(self, "_SolutionObject" + slot, value)
+        return self
+
+    def __hid_now(self) -> int:
+        if self.__gen != self.__process.codec.generation or self.__process.peer is None:
+            raise SolutionCrashed(f"this {self.__name} belonged to a solution process that has ended")
+        return self.__hid
+
+    def __req(self, op, *args):
+        self.__hid_now()
+        return self.__process.request(op, *args)
+
+    def __op(self, name, *args):
+        return self.__req("op", name, self, *args)
+
+    # attributes and calls
+    def __getattr__(self, name):
+        if name.startswith("_SolutionObject__"):
+            raise AttributeError(name)
+        return self.__req("getattr", self, name)
+
+    def __setattr__(self, name, value):
+        self.__req("setattr", self, name, value)
+
+    def __delattr__(self, name):
+        self.__req("delattr", self, name)
+
+    def __call__(self, *args, **kwargs):
+        reply = self.__req("call", self, list(args), kwargs)
+        return _returned(reply, args, kwargs)
+
+    def __dir__(self):
+        return list(self.__req("dir", self))
+
+    # text
+    def __repr__(self):
+        try:
+            text = self.__op("repr")
+        except Exception:
+            text = None
+        return text if type(text) is str else f"<solution {self.__kind} {self.__name}>"
+
+    def __str__(self):
+        return _plain(self.__op("str"), str, "__str__")
+
+    def __format__(self, spec):
+        return _plain(self.__op("format", spec), str, "__format__")
+
+    # containers and iteration
+    def __len__(self):
+        return _plain(self.__op("len"), int, "__len__")
+
+    def __iter__(self):
+        return self.__op("iter")
+
+    def __next__(self):
+        return self.__op("next")
+
+    def __reversed__(self):
+        return self.__op("reversed")
+
+    def __getitem__(self, key):
+        return self.__op("getitem", key)
+
+    def __setitem__(self, key, value):
+        self.__op("setitem", key, value)
+
+    def __delitem__(self, key):
+        self.__op("delitem", key)
+
+    def __contains__(self, item):
+        return _plain(self.__op("contains", item), bool, "__contains__")
+
+    def __bool__(self):
+        return _plain(self.__op("bool"), bool, "__bool__")
+
+    def __hash__(self):
+        return hash((self.__gen, self.__hid))
+
+    # numbers
+    def __int__(self):
+        return _plain(self.__op("int"), int, "__int__")
+
+    def __float__(self):
+        return _plain(self.__op("float"), float, "__float__")
+
+    def __index__(self):
+        return _plain(self.__op("index"), int, "__index__")
+
+    def __complex__(self):
+        return _plain(self.__op("complex"), complex, "__complex__")
+
+    def __round__(self, *args):
+        return self.__op("round", *args)
+
+    def __neg__(self):
+        return self.__op("neg")
+
+    def __pos__(self):
+        return self.__op("pos")
+
+    def __abs__(self):
+        return self.__op("abs")
+
+    def __invert__(self):
+        return self.__op("invert")
+
+    # context managers, classes, copies
+    def __enter__(self):
+        return self.__op("enter")
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            return self.__op("exit", exc_type, exc, None)
+        except TypeError:  # a test-side exception that cannot cross: the model sees none
+            return self.__op("exit", None, None, None)
+
+    def __instancecheck__(self, instance):
+        try:
+            return _plain(self.__req("op", "isinstance", instance, self), bool, "isinstance")
+        except TypeError:
+            return False
+
+    def __subclasscheck__(self, subclass):
+        try:
+            return _plain(self.__req("op", "issubclass", subclass, self), bool, "issubclass")
+        except TypeError:
+            return False
+
+    def __copy__(self):
+        return _returned(self.__req("call", _COPY, [self], {}), [self], {})
+
+    def __deepcopy__(self, memo):
+        return _returned(self.__req("call", _DEEPCOPY, [self], {}), [self], {})
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"the solution's {self.__name} cannot be pickled in the tests")
+
+    def __mro_entries__(self, bases):
+        raise TypeError(f"the tests cannot subclass the solution's {self.__name}: it lives in another process")
+
+
+def _between_solution_objects(name):
+    """`self OP other` is the model's own answer only when both are the model's objects."""
+
+    def method(self, other):
+        if type(other) is not SolutionObject:
+            return NotImplemented
+        result = self._SolutionObject__op(name, other)
+        if name in ("eq", "ne", "lt", "le", "gt", "ge"):
+            return result if type(result) is bool else NotImplemented
+        return result
+
+    def reflected(self, other):
+        if type(other) is not SolutionObject:
+            return NotImplemented
+        return other._SolutionObject__op(name, self)
+
+    return method, reflected
+
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "truediv", "floordiv", "mod", "pow",
+              "matmul", "and", "or", "xor", "lshift", "rshift", "divmod"):
+    _method, _reflected = _between_solution_objects(_name)
+    setattr(SolutionObject, f"__{_name}__", _method)
+    if _name not in ("eq", "ne", "lt", "le", "gt", "ge"):
+        setattr(SolutionObject, f"__r{_name}__", _reflected)
+del _name, _method, _reflected
+
+
+import copy as _copy_module
+
+_COPY, _DEEPCOPY = _copy_module.copy, _copy_module.deepcopy
+
+
+def _returned(reply, args, kwargs):
+    """The result of a call, after syncing the containers the solution changed in place."""
+    if type(reply) is not list or len(reply) != 2 or type(reply[1]) is not dict:
+        raise SolutionCrashed("the solution's process sent a malformed answer to a call")
+    result, changed = reply
+    for key, new in changed.items():
+        old = args[key] if type(key) is int and 0 <= key < len(args) else kwargs.get(key) if type(key) is str else None
+        if old is not None and type(old) is type(new):
+            _sync(old, new)
+    return result
+
+
+def _sync(old, new) -> None:
+    """Make `old` hold what `new` holds, keeping nested containers of the same type (the tests
+    may hold references to them)."""
+    if type(old) is list:
+        merged = [_kept(o, n) for o, n in zip(old, new)] + new[len(old):]
+        old[:] = merged
+    elif type(old) is dict:
+        for key in [k for k in old if k not in new]:
+            del old[key]
+        for key, value in new.items():
+            old[key] = _kept(old[key], value) if key in old else value
+    elif type(old) in (set, bytearray):
+        old.clear()
+        old.update(new) if type(old) is set else old.extend(new)
+
+
+def _kept(old, new):
+    if type(old) is type(new) and type(old) in (list, dict, set, bytearray):
+        _sync(old, new)
+        return old
+    return new
+
+
+_MODULE_DICT = types.ModuleType.__dict__["__dict__"]  # the stand-in's own (real) namespace
+
+
+class SolutionModule(types.ModuleType):
+    """`import solution` in the tests: every attribute but the module's own dunders is the
+    solution module's, read (and written, for monkeypatch) in its process each time. Its
+    `__dict__` (vars(), monkeypatch's undo record) is a view of the remote namespace."""
+
+    @property
+    def __dict__(self):
+        return _Namespace(self)
+
+    def __getattr__(self, name):
+        process = _MODULE_DICT.__get__(self)["__rlhub_process__"]
+        if name == "__all__":  # `from solution import *`: its __all__, else its public names
+            try:
+                return process.on_module("getattr", "__all__")
+            except AttributeError:
+                return [n for n in process.on_module("dir") if type(n) is str and not n.startswith("_")]
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return process.on_module("getattr", name)
+
+    def __setattr__(self, name, value):
+        if name.startswith("__") and name.endswith("__"):
+            return super().__setattr__(name, value)
+        _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("setattr", name, value)
+
+    def __delattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            return super().__delattr__(name)
+        _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("delattr", name)
+
+    def __dir__(self):
+        return _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("dir")
+
+
+class _Namespace(collections.abc.Mapping):
+    def __init__(self, module: SolutionModule) -> None:
+        self.module, self.own = module, _MODULE_DICT.__get__(module)
+
+    def __getitem__(self, name):
+        if type(name) is str and name.startswith("__") and name.endswith("__"):
+            return self.own[name]
+        try:
+            return getattr(self.module, name)
+        except AttributeError:
+            raise KeyError(name) from None
+
+    def __iter__(self):
+        return iter([*self.own, *(n for n in dir(self.module) if not (n.startswith("__") and n.endswith("__")))])
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+
+class _Yours:
+    """A handle of the solution's, by id (the solution module's own)."""
+
+    __slots__ = ("hid",)
+
+    def __init__(self, hid: int) -> None:
+        self.hid = hid
+
+
+class StandInLoader(importlib.abc.Loader):
+    def __init__(self, process: SolutionProcess) -> None:
+        self.process = process
+
+    def create_module(self, spec):
+        module = SolutionModule(spec.name)
+        _MODULE_DICT.__get__(module)["__rlhub_process__"] = self.process
+        return module
+
+    def exec_module(self, module) -> None:
+        module.__file__ = self.process.setup["path"]
+        self.process.module()
+
+
+def not_dumpable() -> None:
+    """Other processes of our uid (the solution's) may then not read our memory or our fds."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    except (OSError, AttributeError):
+        pass
+
+
+def bind(namespace: dict, module, keep: frozenset = frozenset()) -> None:
+    """Benchmark semantics for check programs: the tests see the solution module's globals.
+
+    Names the tests would otherwise take from builtins, names in `keep` (bound by the trusted
+    prompt, already in `namespace`), and our own reserved names are never taken from the model."""
+    import builtins
+
+    process = _MODULE_DICT.__get__(module)["__rlhub_process__"]
+    process.module()
+    names = process.request("namespace", what="listing the solution's names")
+    if type(names) is not dict:
+        return
+    for name, value in names.items():
+        if type(name) is not str or not name.isidentifier() or name.startswith("__rlhub") or name in keep:
+            continue
+        if hasattr(builtins, name):
+            continue
+        namespace[name] = value
