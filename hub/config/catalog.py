@@ -6,7 +6,6 @@ the trainer glue. It maps labels to tasks, verifies responses, and opens episode
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +17,15 @@ from . import registry as registry_mod
 from .datasets import DatasetEnvironment
 from .yamlfile import one_line
 from ..core.env import Environment, Episode
-from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError
+from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError, suggest
 from ..plugins.manager import PluginSet, installed
 from .registry import EnvEntry, Registry
 from ..sandbox.profile import Profile
 from ..plugins.specs import EnvSpec
 from ..core.task import Label, Task
+from ..core.rubric import RubricSpec
 from ..core.verifier import Verdict, Verifier, VerifierIdentity, VerifyContext, grade
+from .rubrics import resolve_rubric
 
 
 @dataclass
@@ -74,11 +75,6 @@ class ResolvedEnv:
         if self.max_tasks is None:
             return n
         return self.max_tasks if n is None else min(n, self.max_tasks)
-
-
-def suggest(name: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.5)
-    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 
 
 class Catalog:
@@ -186,36 +182,48 @@ class Catalog:
 
     def _resolve_one(self, i: int, entry: EnvEntry, spec: EnvSpec, weight: float) -> ResolvedEnv:
         where = self.registry.where("environments", i)
-        vname = entry.verifier or spec.verifier
-        vspec = self.plugins.verifiers.get(vname)
-        if vspec is None:
-            raise UnknownVerifier(
-                f"{self.registry.where('environments', i, 'verifier')}: environments[{i}].verifier: "
-                f"unknown verifier {vname!r} (for {spec.id}){suggest(vname, sorted(self.plugins.verifiers))}"
-            )
-        # The registry's config refines the environment's default config for the same verifier.
-        base = spec.verifier_config if vname == spec.verifier else {}
-        try:
-            config = vspec.cls.Config.model_validate({**base, **entry.verifier_config})
-        except ValidationError as exc:
-            problems = one_line(exc)
-            raise RegistryError(
-                f"{self.registry.where('environments', i, 'verifier_config')}: environments[{i}].verifier_config "
-                f"for {vname!r}: {problems}"
-            ) from None
+        if entry.rubric is not None:  # the registry's own rubric
+            rubric = RubricSpec(components=entry.rubric, pass_=entry.pass_)
+            verifier, identity = resolve_rubric(self, rubric, spec, i, written=True)
+        elif entry.verifier is None and spec.rubric is not None:  # the environment's default rubric
+            verifier, identity = resolve_rubric(self, spec.rubric, spec, i, written=False, refine=entry.verifier_config)
+        else:
+            vname = entry.verifier or spec.verifier
+            # The registry's config refines the environment's default config for the same verifier.
+            base = spec.verifier_config if vname == spec.verifier else {}
+            verifier, identity = self.verifier_for(
+                spec, vname, {**base, **entry.verifier_config}, ("environments", i, "verifier"),
+                ("environments", i, "verifier_config"), f"environments[{i}].verifier", f"environments[{i}].verifier_config")
         pname = entry.profile or spec.profile
-        if pname not in self.profiles:
-            raise RegistryError(
-                f"{self.registry.where('environments', i, 'profile')}: environments[{i}].profile: "
-                f"unknown sandbox profile {pname!r}{suggest(pname, sorted(self.profiles))}"
-            )
-        identity = VerifierIdentity(vname, vspec.distribution, vspec.version, VerifierIdentity.hash_config(config))
+        profile = self.profile_named(pname, ("environments", i, "profile"), f"environments[{i}].profile")
         return ResolvedEnv(
-            spec=spec, verifier=vspec.cls(config), identity=identity, profile=self.profiles[pname],
+            spec=spec, verifier=verifier, identity=identity, profile=profile,
             weight=weight, tags=tuple(dict.fromkeys((*spec.tags, *entry.tags))),
             max_turns=entry.limits.max_turns or spec.max_turns, max_tasks=entry.limits.max_tasks,
             where=where, env_config=dict(entry.env_config),
         )
+
+    def verifier_for(self, spec: EnvSpec, vname: str, config: dict[str, Any], at_name: tuple, at_config: tuple,
+                     name_field: str, config_field: str) -> tuple[Verifier, VerifierIdentity]:
+        """A registered verifier with a validated config, and its identity; errors point at the
+        registry's `at_name` / `at_config` lines."""
+        vspec = self.plugins.verifiers.get(vname)
+        if vspec is None:
+            raise UnknownVerifier(
+                f"{self.registry.where(*at_name)}: {name_field}: "
+                f"unknown verifier {vname!r} (for {spec.id}){suggest(vname, sorted(self.plugins.verifiers))}"
+            )
+        try:
+            cfg = vspec.cls.Config.model_validate(config)
+        except ValidationError as exc:
+            raise RegistryError(f"{self.registry.where(*at_config)}: {config_field} for {vname!r}: {one_line(exc)}") from None
+        return vspec.cls(cfg), VerifierIdentity(vname, vspec.distribution, vspec.version, VerifierIdentity.hash_config(cfg))
+
+    def profile_named(self, name: str, at: tuple, field: str) -> Profile:
+        if name not in self.profiles:
+            raise RegistryError(f"{self.registry.where(*at)}: {field}: "
+                                f"unknown sandbox profile {name!r}{suggest(name, sorted(self.profiles))}")
+        return self.profiles[name]
 
     # -- use ----------------------------------------------------------------------------------
     def get(self, env_id: str) -> ResolvedEnv:

@@ -4,6 +4,8 @@ The CLI prints a `UserError` as one line and exits with `EXIT_USAGE`; anything e
 and keeps its traceback.
 """
 
+import difflib
+
 EXIT_OK = 0
 EXIT_FAILED = 1  # the command ran and its answer is "no" (verdict not passed, a check failed)
 EXIT_USAGE = 2  # bad input: file, id, label, option
@@ -36,3 +38,9 @@ class VerifierError(Exception):
 
     Distinct from a low reward: the model is not to be charged for it.
     """
+
+
+def suggest(name: str, choices: list[str]) -> str:
+    """'; did you mean 'x'?' for the close matches of a misspelt name (or '' when none is close)."""
+    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.5)
+    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
