@@ -42,7 +42,7 @@ def python_module(lines: int = 200) -> str:
         elif i % 5 == 1:
             out += [f"def scale_{i}(xs: list[float], k: float) -> list[float]:", "    return [x * k for x in xs]", "", ""]
         elif i % 5 == 2:
-            out += [f"def label_{i}(n: int) -> int:", f'    return f"item-{{n}}"', "", ""]
+            out += [f"def label_{i}(n: int) -> int:", '    return f"item-{n}"', "", ""]
         elif i % 5 == 3:
             out += [f"def digest_{i}(data: bytes) -> str:", "    return hashlib.md5(data).hexdigest()", "", ""]
         else:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from functools import lru_cache
 from importlib import metadata
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from hub import Verdict, VerifierConfig, VerifierError
 from hub.core.response import CodeMode, python_parses, read
@@ -28,6 +29,19 @@ from hub.core.workdir import WorkDir, WorkDirVerifier
 
 from .directives import neutralise_python, neutralise_shell
 from .findings import Finding, findings_verdict
+
+
+def codes(pattern: str, what: str, example: str) -> Any:
+    """A config field type: a list of rule codes, each matching `pattern`, refused by name otherwise."""
+    regex = re.compile(pattern)
+
+    def check(value: list[str]) -> list[str]:
+        bad = [c for c in value if not regex.match(c)]
+        if bad:
+            raise ValueError(f"not {what}: {bad} (expected e.g. {example!r})")
+        return value
+
+    return Annotated[list[str], AfterValidator(check)]
 
 
 class AnalyserConfig(VerifierConfig):

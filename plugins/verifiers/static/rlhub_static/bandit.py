@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Literal
 
 from pydantic import Field, field_validator
 
 from hub import VerifierError
 
-from .analyser import Analyser, AnalyserConfig
+from .analyser import Analyser, AnalyserConfig, codes
 from .findings import Finding
 
 Level = Literal["low", "medium", "high"]
@@ -19,17 +18,9 @@ Level = Literal["low", "medium", "high"]
 class BanditConfig(AnalyserConfig):
     severity: Level = Field("low", description="the lowest severity counted")
     confidence: Level = Field("low", description="the lowest confidence counted")
-    skip: list[str] = Field(default_factory=list, description="test ids not run, e.g. [B101]")
+    skip: codes(r"^B\d{3}$", "bandit test ids", "B101") = Field(default_factory=list, description="test ids not run")
     weights: dict[Level, float] = Field(default_factory=lambda: {"low": 0.25, "medium": 0.5, "high": 1.0},
                                         description="what one finding of each severity weighs")
-
-    @field_validator("skip")
-    @classmethod
-    def _ids(cls, v: list[str]) -> list[str]:
-        bad = [t for t in v if not re.match(r"^B\d{3}$", t)]
-        if bad:
-            raise ValueError(f"not bandit test ids: {bad} (expected e.g. 'B101')")
-        return v
 
     @field_validator("weights")
     @classmethod

@@ -3,31 +3,22 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from .analyser import Analyser, AnalyserConfig
+from .analyser import Analyser, AnalyserConfig, codes
 from .findings import Finding
 
-SELECTOR = re.compile(r"^(ALL|[A-Z]{1,6}[0-9]{0,4})$")
+Selectors = codes(r"^(ALL|[A-Z]{1,6}[0-9]{0,4})$", "ruff rule codes or prefixes", "F401")
 
 
 class RuffConfig(AnalyserConfig):
-    select: list[str] = Field(default_factory=lambda: ["E4", "E7", "E9", "F"],
+    select: Selectors = Field(default_factory=lambda: ["E4", "E7", "E9", "F"],
                               description="rule codes or prefixes, e.g. [E, F, W, B, I, UP, SIM]")
-    ignore: list[str] = Field(default_factory=list)
+    ignore: Selectors = Field(default_factory=list)
     line_length: int = Field(88, ge=20, le=320)
     target_version: Literal["py38", "py39", "py310", "py311", "py312", "py313"] = "py310"
-
-    @field_validator("select", "ignore")
-    @classmethod
-    def _codes(cls, v: list[str]) -> list[str]:
-        bad = [c for c in v if not SELECTOR.match(c)]
-        if bad:
-            raise ValueError(f"not ruff rule codes or prefixes: {bad} (expected e.g. 'E', 'F401', 'UP')")
-        return v
 
 
 class Ruff(Analyser):

@@ -4,27 +4,18 @@ directives and .shellcheckrc files are ignored."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from .analyser import Analyser, AnalyserConfig
+from .analyser import Analyser, AnalyserConfig, codes
 from .findings import Finding
 
 
 class ShellCheckConfig(AnalyserConfig):
     severity: Literal["error", "warning", "info", "style"] = Field("style", description="the lowest level counted")
-    exclude: list[str] = Field(default_factory=list, description="codes not counted, e.g. [SC2034]")
+    exclude: codes(r"^SC\d{4}$", "shellcheck codes", "SC2086") = Field(default_factory=list, description="codes not counted")
     shell: Literal["bash", "sh", "dash", "ksh"] = "bash"
-
-    @field_validator("exclude")
-    @classmethod
-    def _codes(cls, v: list[str]) -> list[str]:
-        bad = [c for c in v if not re.match(r"^SC\d{4}$", c)]
-        if bad:
-            raise ValueError(f"not shellcheck codes: {bad} (expected e.g. 'SC2086')")
-        return v
 
 
 class ShellCheck(Analyser):

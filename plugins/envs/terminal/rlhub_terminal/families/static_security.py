@@ -119,7 +119,7 @@ def bandit_weak_hash_etag(rng):
     calls = [(n["fn"], (" ".join(rng.sample(WORDS, rng.randint(1, 5))),)) for _ in range(3)] + [(n["fn"], ("", 2)),
                                                                                                   (n["fn"], ("x", rng.randint(3, 9)))]
     prompt = security_prompt(f"computes short cache keys for HTTP responses with {n['algo'].upper()}; the keys are stored "
-                             "by clients, so their values must not change", f"a weak-hash finding (B324) although the hash "
+                             "by clients, so their values must not change", "a weak-hash finding (B324) although the hash "
                              "is no security measure here", module)
     return calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
 

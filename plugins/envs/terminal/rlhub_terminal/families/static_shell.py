@@ -4,7 +4,7 @@ unit_tests and shellcheck together (rlhub_terminal.analysis)."""
 
 from __future__ import annotations
 
-from ..analysis import Module, Piece, fill, rubric
+from ..analysis import Module, Piece, rubric
 from ..family import NAMES, WORDS, family, program_spec
 
 SHELLCHECK = rubric("shellcheck", {"severity": "style", "budget": 5})
@@ -26,6 +26,12 @@ def lines_text(rng, words: list[str], n: int) -> str:
     return "".join(" ".join(rng.choice(words) for _ in range(rng.randint(1, 4))) + "\n" for _ in range(n))
 
 
+def grep_case(name: str, word: str, text: str, stdout) -> dict:
+    """`solution.sh NAME WORD` on a file NAME holding `text`: prints stdout(hits, total lines)."""
+    hits = sum(word in line for line in text.splitlines())
+    return {"args": [name, word], "files": {name: text}, "stdout": stdout(hits, text.count("\n")), "exit": 0}
+
+
 @family("static", "static-shellcheck-quoting", "bash", rubric=SHELLCHECK)
 def shellcheck_quoting(rng):
     """Quote variables so file names and words with spaces work (SC2086)."""
@@ -41,8 +47,7 @@ def shellcheck_quoting(rng):
     cases = []
     for name, word in zip(names, words):
         text = lines_text(rng, [*words[1].split(), *WORDS[:5], words[1]], rng.randint(3, 7))
-        count = sum(word in line for line in text.splitlines())
-        cases.append({"args": [name, word], "files": {name: text}, "stdout": f"{word}: {count}\n", "exit": 0})
+        cases.append(grep_case(name, word, text, lambda hits, _, word=word: f"{word}: {hits}\n"))
     cases.append({"args": [f"no {rng.choice(WORDS)}.txt", "x"], "exit": 1, "stderr_nonempty": True})
     prompt = shell_prompt("prints how many lines of FILE contain WORD (`solution.sh FILE WORD`, output `WORD: N`), "
                           "or complains on stderr and exits 1 when FILE does not exist", module)
@@ -80,7 +85,7 @@ def shellcheck_read_lines(rng):
         Piece("#!/bin/bash\nn=0\n"),
         Piece("while read line; do\n", "while IFS= read -r line; do\n"),
         Piece("  n=$((n + 1))\n"),
-        Piece(f"  upper=$(echo $line | tr a-z A-Z)\n", "  upper=$(printf '%s' \"$line\" | tr '[:lower:]' '[:upper:]')\n",
+        Piece("  upper=$(echo $line | tr a-z A-Z)\n", "  upper=$(printf '%s' \"$line\" | tr '[:lower:]' '[:upper:]')\n",
               broken="  upper=$(printf '%s' \"$line\" | tr '[:upper:]' '[:lower:]')\n"),
         Piece(f'  printf \'%s{sep}%s\\n\' "$n" "$upper"\ndone\n'),
     ))
@@ -112,7 +117,7 @@ def shellcheck_legacy(rng):
     for a, b in [(rng.randint(-50, 50), rng.randint(-50, 50)) for _ in range(3)] + [(rng.randint(1, 9), rng.randint(10, 20))]:
         cases.append({"args": [str(a), str(b)], "stdout": f"{labels[0]}={a + b} {labels[1]}={a * b} {labels[2]}={max(a, b)}\n",
                       "exit": 0})
-    prompt = shell_prompt(f"prints the sum, product and larger of two integers A and B (`solution.sh A B`)", module)
+    prompt = shell_prompt("prints the sum, product and larger of two integers A and B (`solution.sh A B`)", module)
     return program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
 
 
@@ -131,9 +136,7 @@ def shellcheck_pipes(rng):
     for name in spaced_names(rng, 3):
         word = rng.choice(WORDS[:5])
         text = lines_text(rng, WORDS[:7], rng.randint(2, 8))
-        hits = sum(word in line for line in text.splitlines())
-        cases.append({"args": [name, word], "files": {name: text}, "stdout": f"{hits} {of} {text.count(chr(10))} lines\n",
-                      "exit": 0})
+        cases.append(grep_case(name, word, text, lambda hits, total: f"{hits} {of} {total} lines\n"))
     prompt = shell_prompt(f"prints how many lines of FILE contain WORD and how many lines it has "
                           f"(`solution.sh FILE WORD`, output `HITS {of} TOTAL lines`)", module)
     return program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
