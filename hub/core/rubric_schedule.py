@@ -1,26 +1,26 @@
-"""Running a rubric's components: concurrently where they are independent, in one sandbox session
-where they share files, and not at all where a gate did not pass.
+"""Running a rubric's components: concurrently where they are independent, together in one sandbox
+task where they analyse the same files, and not at all where a gate did not pass.
 
-- Every component that analyses files in a work dir (`WorkDirVerifier`) says which files it needs;
-  those with identical files and the same profile form one *group*: one session, the files written
-  once, each member run there in turn (gate order). A group opens no session if no member runs.
+- Components that analyse files in a work dir (`WorkDirVerifier`) with identical files, profile
+  and gates form one *group*: once the gates passed, one session, the files written once, every
+  member's command run at the same time in one sandboxed task (`WorkDir.run_all`), each member
+  judging its own run. If the gates did not pass, no session is opened.
 - Every other component (unit tests in a warm worker, a length check) is a group of its own.
-- Groups run in parallel threads; a component first waits for the components it is gated on.
-  Each group handles its members in the rubric's gate order, so every wait is on a component
-  earlier in that order: no group can wait on another that waits on it.
+- Groups run in parallel threads, each first waiting for its gates. A group waits only on
+  components outside it (its members share their gates), and gates are acyclic, so no two
+  groups can wait on each other.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import ExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .errors import TaskError, VerifierError
 from .rubric import Part, Skipped
 from .verifier import Verdict, VerifyContext, grade
-from .workdir import WorkDirVerifier, in_workdir, open_workdir
+from .workdir import WorkDirVerifier, judged, open_workdir
 
 if TYPE_CHECKING:
     from .task import Task
@@ -38,7 +38,7 @@ def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext
         if isinstance(part.verifier, WorkDirVerifier):
             files = files_of[part.name] = _files(part, task, response)
             if isinstance(files, dict):
-                key = ("shared", part.profile or ctx.profile, tuple(sorted(files.items())))
+                key = ("shared", part.profile or ctx.profile, tuple(sorted(files.items())), tuple(sorted(part.gates)))
         groups.setdefault(key, []).append(part)
 
     def gate_failure(part: Part) -> str | None:
@@ -48,37 +48,49 @@ def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext
                 return f"gate {name!r} did not pass"
         return None
 
-    def run_one(part: Part, stack: ExitStack, workdir: list) -> Result:
-        why = gate_failure(part)
-        if why:
-            return Skipped(why)
-        pctx = _context(ctx, part)
+    def run_alone(part: Part) -> Result:
         files = files_of.get(part.name)
         if isinstance(files, Verdict):  # nothing to analyse (no code): decided without a sandbox
             return _identified(files, part)
-        if files is None:
-            return grade(part.verifier, part.identity, task, response, pctx)
-        if not workdir:  # the group's session opens only when a member runs
-            workdir.append(stack.enter_context(open_workdir(pctx, files, pctx.profile)))
-        return grade(in_workdir(part.verifier, workdir[0]), part.identity, task, response, pctx)
+        return grade(part.verifier, part.identity, task, response, _context(ctx, part))
 
-    def run_group(group: list[Part]) -> None:
-        workdir: list = []
-        try:
-            with ExitStack() as stack:
+    def run_shared(group: list[Part]) -> dict[str, Result]:
+        pctx = _context(ctx, group[0])
+        out: dict[str, Result] = {}
+        jobs = {}
+        for part in group:
+            try:
+                jobs[part.name] = part.verifier.command(task)  # type: ignore[union-attr]
+            except VerifierError as exc:  # e.g. its tool is not installed
+                out[part.name] = _identified(Verdict.no_verdict(str(exc)), part)
+        if jobs:
+            with open_workdir(pctx, files_of[group[0].name], pctx.profile) as workdir:  # type: ignore[arg-type]
+                runs = workdir.run_all(jobs)
                 for part in group:
-                    try:
-                        result = run_one(part, stack, workdir)
-                    except VerifierError as exc:  # the shared session failed: not the model's doing
-                        result = _identified(Verdict.no_verdict(str(exc)), part)
-                    futures[part.name].set_result(result)
+                    if part.name in runs:
+                        out[part.name] = grade(judged(part.verifier, runs[part.name], workdir),  # type: ignore[arg-type]
+                                               part.identity, task, response, pctx)
+        return out
+
+    def run_group(key: tuple, group: list[Part]) -> None:
+        results: dict[str, Result] = {}
+        try:
+            why = gate_failure(group[0])  # a group's members share their gates
+            if why:
+                results = {p.name: Skipped(why) for p in group}
+            elif key[0] == "shared":
+                results = run_shared(group)
+            else:
+                results = {group[0].name: run_alone(group[0])}
+        except VerifierError as exc:  # the shared session failed: not the model's doing
+            results = {p.name: _identified(Verdict.no_verdict(str(exc)), p) for p in group}
         finally:  # whatever happened, nobody waits forever on a part of this group
             for part in group:
-                if not futures[part.name].done():
-                    futures[part.name].set_result(_identified(Verdict.no_verdict("the rubric's runner failed"), part))
+                futures[part.name].set_result(
+                    results.get(part.name) or _identified(Verdict.no_verdict("the rubric's runner failed"), part))
 
     with ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="rlhub-rubric") as pool:
-        done = [pool.submit(run_group, group) for group in groups.values()]
+        done = [pool.submit(run_group, key, group) for key, group in groups.items()]
     for f in done:
         f.result()  # a bug of ours surfaces (grade() already turned every verifier crash into no verdict)
     return {name: f.result() for name, f in futures.items()}

@@ -10,11 +10,14 @@ runs it. Rows, interleaved in rounds so machine noise hits all of them alike:
   rubric (shared session)  ruff + mypy + bandit composed: one session, the module written once
   rubric (one each)        the same three, each in its own session, run concurrently (no sharing)
 Ratios: each rubric against its slowest part, and the shared session against one session each.
+Then throughput with every core busy (as under a training run's reward service): both rubrics,
+`--threads` verifications at a time.
 """
 
 from __future__ import annotations
 
 import argparse
+from concurrent.futures import ThreadPoolExecutor
 import os
 import statistics
 import subprocess
@@ -86,6 +89,8 @@ def timed(verifier, response: str, ctx) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=7, help="rounds (each times every row once)")
+    ap.add_argument("--threads", type=int, default=2 * (os.cpu_count() or 1), help="concurrent verifications (throughput)")
+    ap.add_argument("--batch", type=int, default=12, help="verifications per throughput measurement")
     args = ap.parse_args()
     sb = get_sandbox()
     ctx = VerifyContext(profile=STATIC_PROFILE, _sandbox=sb)
@@ -116,7 +121,19 @@ def main() -> None:
     for name in ("rubric (shared session)", "rubric (one each)"):
         print(f"  {name}: {med[name] / slowest:.2f}x its slowest part (mypy {med['mypy'] * 1000:.0f} ms), "
               f"{med[name] / total:.2f}x the sum of its parts")
-    print(f"  shared session / one session each: {med['rubric (shared session)'] / med['rubric (one each)']:.2f}x")
+    print(f"  shared session / one session each: {med['rubric (shared session)'] / med['rubric (one each)']:.2f}x latency")
+    rates: dict[str, list[float]] = {"rubric (shared session)": [], "rubric (one each)": []}
+    with ThreadPoolExecutor(args.threads) as pool:
+        for _ in range(3):
+            for name in rates:
+                verifier, response = rows[name]
+                start = time.perf_counter()
+                list(pool.map(lambda _: timed(verifier, response, ctx), range(args.batch)))
+                rates[name].append(args.batch / (time.perf_counter() - start))
+    rate = {name: statistics.median(r) for name, r in rates.items()}
+    for name, r in rate.items():
+        print(f"  {name:26s} {r:6.2f} verifications/s with {args.threads} at a time")
+    print(f"  shared session / one session each: {rate['rubric (shared session)'] / rate['rubric (one each)']:.2f}x throughput")
     print(f"  machine: {os.cpu_count()} cores; {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
 
 

@@ -66,7 +66,7 @@ def sandbox_which(program: str) -> str | None:
 
 class Analyser(WorkDirVerifier):
     """Subclasses set `language`, `tool` (the distribution, for its version) and implement
-    `command` and `parse`."""
+    `argv` and `parse`."""
 
     language: ClassVar[str] = "python"
     tool: ClassVar[str] = ""
@@ -78,8 +78,8 @@ class Analyser(WorkDirVerifier):
         return "solution.py" if self.language == "python" else "solution.sh"
 
     # -- what subclasses write --------------------------------------------------------------
-    def command(self) -> list[str]:
-        """The argv that analyses `self.filename` in the work dir."""
+    def argv(self) -> list[str]:
+        """The tool's command line, analysing `self.filename` in the work dir."""
         raise NotImplementedError
 
     def parse(self, stdout: str) -> list[Finding]:
@@ -105,9 +105,10 @@ class Analyser(WorkDirVerifier):
             code, _ = neutralise_shell(code)
         return {self.filename: code}
 
-    def verify_in(self, task, workdir: WorkDir, ctx) -> Verdict:
-        argv = self.command()
-        result = workdir.run(argv)
+    def command(self, task) -> list[str]:
+        return self.argv()
+
+    def judge(self, task, result, workdir: WorkDir) -> Verdict:
         tool = {"name": self.name, "version": tool_version(self.tool)}
         limit = _limit_hit(result, workdir.profile)
         if limit:

@@ -36,7 +36,7 @@ class Bandit(Analyser):
     tool = "bandit"
     Config = BanditConfig
 
-    def command(self) -> list[str]:
+    def argv(self) -> list[str]:
         c = self.config
         argv = self.module("bandit") + ["-q", "-f", "json", "--ignore-nosec", "--severity-level", c.severity,
                                         "--confidence-level", c.confidence]

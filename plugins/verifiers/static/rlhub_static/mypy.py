@@ -27,7 +27,7 @@ class Mypy(Analyser):
     tool = "mypy"
     Config = MypyConfig
 
-    def command(self) -> list[str]:
+    def argv(self) -> list[str]:
         c = self.config
         argv = self.module("mypy") + [
             "--config-file=", "--no-incremental", "--cache-dir=/dev/null", "-O", "json", "--no-error-summary",

@@ -28,7 +28,7 @@ class Ruff(Analyser):
     tool = "ruff"
     Config = RuffConfig
 
-    def command(self) -> list[str]:
+    def argv(self) -> list[str]:
         c = self.config
         argv = [self.program("ruff"), "check", "--isolated", "--no-cache", "--no-fix", "--ignore-noqa",
                 "--output-format=json", f"--line-length={c.line_length}", f"--target-version={c.target_version}",

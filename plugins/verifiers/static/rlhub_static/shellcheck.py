@@ -24,7 +24,7 @@ class ShellCheck(Analyser):
     language = "bash"
     Config = ShellCheckConfig
 
-    def command(self) -> list[str]:
+    def argv(self) -> list[str]:
         c = self.config
         argv = [self.program("shellcheck"), "--norc", "-f", "json1", "-s", c.shell, "-S", c.severity]
         if c.exclude:

@@ -26,12 +26,12 @@ def test_a_flood_of_findings_beyond_the_output_cap_is_a_named_verdict(analyse):
 class MissingRuff(Ruff):
     name = "ruff"
 
-    def command(self):
+    def argv(self):
         return [self.program("ruff-not-installed"), "check", self.filename]
 
 
 class MissingMypy(Mypy):
-    def command(self):
+    def argv(self):
         return self.module("mypy_not_installed") + [self.filename]
 
 
