@@ -170,13 +170,13 @@ class Catalog:
             if not path.exists():
                 raise RegistryError(f"{where}: environments[{i}].dataset.path: no such file {str(path)!r}")
             src = src.model_copy(update={"path": str(path)})
-        if entry.verifier is None:
-            raise RegistryError(f"{where}: environments[{i}]: a dataset environment needs a 'verifier'")
+        if entry.verifier is None and entry.rubric is None:
+            raise RegistryError(f"{where}: environments[{i}]: a dataset environment needs a 'verifier' (or a 'rubric')")
         if src.id in self.plugins.envs:
             raise RegistryError(f"{where}: environments[{i}].dataset.id: {src.id!r} is already a registered environment")
         return EnvSpec(
             id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where),
-            verifier=entry.verifier, domain=src.domain or src.id.split("/", 1)[0],
+            verifier=entry.verifier or entry.rubric[0].verifier, domain=src.domain or src.id.split("/", 1)[0],
             distribution="registry", version="0",
         )
 

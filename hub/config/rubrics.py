@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import RegistryError
-from ..core.rubric import Part, Rubric, RubricSpec
+from ..core.rubric import Rubric, RubricSpec
+from ..core.rubric_parts import Part
 from ..core.verifier import VerifierIdentity
 
 if TYPE_CHECKING:

@@ -30,18 +30,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import __version__
 from .errors import suggest
+from .rubric_parts import Part, Skipped, run_parts
 from .variant import Variant
 from .verifier import Verdict, Verifier, VerifierIdentity
 
 if TYPE_CHECKING:
-    from ..sandbox import Profile
     from .task import Task
     from .verifier import VerifyContext
 
@@ -143,28 +142,6 @@ def gate_cycle(gates: dict[str, tuple[str, ...]]) -> list[str]:
     return []
 
 
-@dataclass(frozen=True)
-class Part:
-    """A resolved component: its verifier instance and identity."""
-
-    name: str
-    verifier: Verifier
-    identity: VerifierIdentity
-    weight: float
-    gates: tuple[str, ...] = ()
-    profile: "Profile | None" = None  # None: the environment's
-
-    def describe(self) -> dict[str, Any]:
-        return {"verifier": asdict(self.identity), "weight": self.weight, "gate": list(self.gates)}
-
-
-@dataclass
-class Skipped:
-    """A component that was not run because a gate did not pass."""
-
-    reason: str
-
-
 def ordered(parts: list[Part]) -> list[Part]:
     """Parts with every gate before the parts it gates, otherwise in the order written."""
     done: set[str] = set()
@@ -203,8 +180,6 @@ class Rubric(Verifier):
         return task.hidden
 
     def verify(self, task: "Task", response: str, ctx: "VerifyContext") -> Verdict:
-        from .rubric_schedule import run_parts
-
         return self.compose(run_parts(self.parts, task, response, ctx))
 
     def compose(self, results: dict[str, Verdict | Skipped]) -> Verdict:

@@ -235,3 +235,22 @@ def test_rescore_regrades_when_one_components_config_changes(tmp_path, capsys):
     assert again["previous"]["reward"] == 1.0 and again["reward"] < 1.0
     assert again["verifier"]["config_hash"] != first["verifier"]["config_hash"]
     assert again["verifier_changed"] == ["length_penalty"] and summary["verifier_changed"] == {"length_penalty": 1}
+
+
+def test_a_dataset_environment_takes_a_rubric(tmp_path, rlhub_registry):
+    (tmp_path / "qa.jsonl").write_text('{"question": "2 + 2?", "answer": "4"}\n')
+    cat = rlhub_registry(f"""
+    environments:
+      - dataset:
+          id: mydata/qa-v1
+          path: {tmp_path / "qa.jsonl"}
+          columns: {{prompt: question, answer: answer}}
+          reference_template: "{{answer}}"
+        rubric:
+          - {{verifier: exact_match, weight: 0.9}}
+          - {{verifier: length_penalty, weight: 0.1, config: {{max_tokens: 4}}}}
+    """)
+    label = '{"env": "mydata/qa-v1", "row": 0}'
+    assert cat.verify(label, "4").reward == 1.0
+    v = cat.verify(label, "<think>two and two make four</think>4")
+    assert v.components == {"exact_match": 1.0, "length_penalty": 0.0} and v.reward == pytest.approx(0.9)

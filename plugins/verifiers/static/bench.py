@@ -24,7 +24,8 @@ import subprocess
 import time
 
 from hub import Task, VerifyContext
-from hub.core.rubric import Part, Rubric, RubricComponent, RubricSpec
+from hub.core.rubric import Rubric, RubricComponent, RubricSpec
+from hub.core.rubric_parts import Part
 from hub.core.verifier import VerifierIdentity, grade
 from hub.sandbox import get_sandbox
 from rlhub_static.bandit import Bandit

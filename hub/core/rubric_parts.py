@@ -1,4 +1,4 @@
-"""Running a rubric's components: concurrently where they are independent, together in one sandbox
+"""A rubric's resolved components (`Part`) and how they run: concurrently where they are independent, together in one sandbox
 task where they analyse the same files, and not at all where a gate did not pass.
 
 - Components that analyse files in a work dir (`WorkDirVerifier`) with identical files, profile
@@ -14,16 +14,39 @@ task where they analyse the same files, and not at all where a gate did not pass
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from .errors import TaskError, VerifierError
-from .rubric import Part, Skipped
-from .verifier import Verdict, VerifyContext, grade
+from .verifier import Verdict, Verifier, VerifierIdentity, VerifyContext, grade
 from .workdir import WorkDirVerifier, judged, open_workdir
 
 if TYPE_CHECKING:
+    from ..sandbox import Profile
     from .task import Task
+
+
+@dataclass(frozen=True)
+class Part:
+    """A resolved component: its verifier instance and identity."""
+
+    name: str
+    verifier: Verifier
+    identity: VerifierIdentity
+    weight: float
+    gates: tuple[str, ...] = ()
+    profile: "Profile | None" = None  # None: the environment's
+
+    def describe(self) -> dict[str, Any]:
+        return {"verifier": asdict(self.identity), "weight": self.weight, "gate": list(self.gates)}
+
+
+@dataclass
+class Skipped:
+    """A component that was not run because a gate did not pass."""
+
+    reason: str
+
 
 Result = Verdict | Skipped
 
