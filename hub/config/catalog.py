@@ -23,7 +23,9 @@ from .registry import DatasetSource, EnvEntry, Registry
 from ..sandbox.profile import Profile
 from ..plugins.specs import EnvSpec
 from ..core.task import Label, Task
+from ..core.rubric import RubricSpec
 from ..core.verifier import Verdict, Verifier, VerifierIdentity, VerifyContext, grade
+from .rubrics import resolve_rubric
 
 
 @dataclass
@@ -217,40 +219,37 @@ class Catalog:
             if not path.exists():
                 raise RegistryError(f"{self.registry.at(i, 'dataset', 'path')}: no such file {str(path)!r}")
             src = src.model_copy(update={"path": str(path)})
-        if entry.verifier is None:
-            raise RegistryError(f"{self.registry.at(i)}: a dataset environment needs a 'verifier'")
+        if entry.verifier is None and entry.rubric is None:
+            raise RegistryError(f"{self.registry.at(i)}: a dataset environment needs a 'verifier' (or a 'rubric')")
         if src.id in self.plugins.envs:
             raise RegistryError(f"{self.registry.at(i, 'dataset', 'id')}: {src.id!r} is already a registered environment")
         preset = self.plugins.presets.get(src.preset) if src.preset else None
         prepare = preset.prepare if preset is not None else None
         return EnvSpec(
             id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where, prepare=prepare),
-            verifier=entry.verifier, domain=src.domain or src.id.split("/", 1)[0],
+            verifier=entry.verifier or entry.rubric[0].verifier, domain=src.domain or src.id.split("/", 1)[0],
             distribution="registry", version="0",
         )
 
     def _resolve_one(self, i: int, entry: EnvEntry, spec: EnvSpec, weight: float) -> ResolvedEnv:
         where = self.registry.where("environments", i)
-        vname = entry.verifier or spec.verifier
-        vspec = self.plugins.verifiers.get(vname)
-        if vspec is None:
-            raise UnknownVerifier(f"{self.registry.at(i, 'verifier')}: unknown verifier {vname!r} (for {spec.id})"
-                                  f"{close_matches(vname, sorted(self.plugins.verifiers))}")
-        # The registry's config refines the environment's default config for the same verifier.
-        base = spec.verifier_config if vname == spec.verifier else {}
-        try:
-            config = vspec.cls.Config.model_validate({**base, **entry.verifier_config})
-        except ValidationError as exc:
-            raise RegistryError(f"{self.registry.at(i, 'verifier_config')} for {vname!r}: "
-                                f"{one_line(exc, vspec.cls.Config)}") from None
+        if entry.rubric is not None:  # the registry's own rubric
+            rubric = RubricSpec(components=entry.rubric, pass_=entry.pass_)
+            verifier, identity = resolve_rubric(self, rubric, spec, i, written=True)
+        elif entry.verifier is None and spec.rubric is not None:  # the environment's default rubric
+            verifier, identity = resolve_rubric(self, spec.rubric, spec, i, written=False, refine=entry.verifier_config)
+        else:
+            vname = entry.verifier or spec.verifier
+            # The registry's config refines the environment's default config for the same verifier.
+            base = spec.verifier_config if vname == spec.verifier else {}
+            verifier, identity = self.verifier_for(
+                spec, vname, {**base, **entry.verifier_config}, ("environments", i, "verifier"),
+                ("environments", i, "verifier_config"), f"environments[{i}].verifier", f"environments[{i}].verifier_config")
         pname = entry.profile or spec.profile
-        if pname not in self.profiles:
-            raise RegistryError(f"{self.registry.at(i, 'profile')}: unknown sandbox profile {pname!r}"
-                                f"{close_matches(pname, sorted(self.profiles))}")
+        profile = self.profile_named(pname, ("environments", i, "profile"), f"environments[{i}].profile")
         env_config, built = self._env_config(i, entry, spec)
-        identity = VerifierIdentity(vname, vspec.distribution, vspec.version, VerifierIdentity.hash_config(config))
         return ResolvedEnv(
-            spec=spec, verifier=vspec.cls(config), identity=identity, profile=self.profiles[pname],
+            spec=spec, verifier=verifier, identity=identity, profile=profile,
             weight=weight, tags=tuple(dict.fromkeys((*spec.tags, *entry.tags))),
             max_turns=entry.limits.max_turns or spec.max_turns, max_tasks=entry.limits.max_tasks,
             where=where, env_config=env_config, _env=built,
@@ -271,6 +270,28 @@ class Catalog:
             config = dict(entry.env_config)
             return config, build_env(spec, config, self.registry.at(i, "env_config"))
         return config, None
+
+    def verifier_for(self, spec: EnvSpec, vname: str, config: dict[str, Any], at_name: tuple, at_config: tuple,
+                     name_field: str, config_field: str) -> tuple[Verifier, VerifierIdentity]:
+        """A registered verifier with a validated config, and its identity; errors point at the
+        registry's `at_name` / `at_config` lines."""
+        vspec = self.plugins.verifiers.get(vname)
+        if vspec is None:
+            raise UnknownVerifier(
+                f"{self.registry.where(*at_name)}: {name_field}: "
+                f"unknown verifier {vname!r} (for {spec.id}){close_matches(vname, sorted(self.plugins.verifiers))}"
+            )
+        try:
+            cfg = vspec.cls.Config.model_validate(config)
+        except ValidationError as exc:
+            raise RegistryError(f"{self.registry.where(*at_config)}: {config_field} for {vname!r}: {one_line(exc)}") from None
+        return vspec.cls(cfg), VerifierIdentity(vname, vspec.distribution, vspec.version, VerifierIdentity.hash_config(cfg))
+
+    def profile_named(self, name: str, at: tuple, field: str) -> Profile:
+        if name not in self.profiles:
+            raise RegistryError(f"{self.registry.where(*at)}: {field}: "
+                                f"unknown sandbox profile {name!r}{close_matches(name, sorted(self.profiles))}")
+        return self.profiles[name]
 
     # -- use ----------------------------------------------------------------------------------
     def get(self, env_id: str) -> ResolvedEnv:

@@ -15,6 +15,11 @@ field, and says what was expected: a bad registry never starts a run.
       - id: arith/add-v1
         verifier: exact_match
         verifier_config: {strip: true}
+      - id: "terminal/*"           # a rubric: several verifiers composed into one reward
+        rubric:
+          - {verifier: unit_tests, weight: 0.8}
+          - {verifier: ruff, weight: 0.2, gate: unit_tests}     # counts only if unit_tests passed
+        pass: unit_tests           # what `passed` means (default: every positive component)
       - dataset:                   # an environment straight from a data file, no Python
           id: mydata/qa-v1
           path: data/qa.jsonl      # JSONL or Parquet (via `datasets`), or `hf: org/name`
@@ -33,6 +38,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.errors import RegistryError
+from ..core.rubric import Names, RubricComponent
 from ..plugins.specs import ENV_ID
 from .yamlfile import YamlDoc, load_yaml, parse_yaml
 
@@ -79,10 +85,14 @@ class DatasetSource(_Strict):
 
 
 class EnvEntry(_Strict):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
     id: Optional[str] = Field(None, description="an environment id or a glob such as 'cad/*'")
     dataset: Optional[DatasetSource] = None
     verifier: Optional[str] = None
     verifier_config: dict[str, Any] = Field(default_factory=dict)
+    rubric: Optional[list[RubricComponent]] = Field(None, min_length=1, description="verifiers composed into one reward")
+    pass_: Names = Field(None, alias="pass", description="with `rubric`: the component(s) that must pass")
     env_config: dict[str, Any] = Field(default_factory=dict, description="keyword arguments for the environment's factory")
     profile: Optional[str] = None
     weight: float = Field(1.0, ge=0)
@@ -104,6 +114,12 @@ class EnvEntry(_Strict):
     def _one_kind(self) -> "EnvEntry":
         if (self.id is None) == (self.dataset is None):
             raise ValueError("each environment entry needs exactly one of 'id' or 'dataset'")
+        if self.rubric is not None and self.verifier is not None:
+            raise ValueError("give either 'verifier' or 'rubric' (a rubric names its verifiers itself)")
+        if self.rubric is not None and self.verifier_config:
+            raise ValueError("with 'rubric', put each verifier's settings in its component's 'config'")
+        if self.pass_ is not None and self.rubric is None:
+            raise ValueError("'pass' says which rubric components must pass: it needs a 'rubric'")
         return self
 
 

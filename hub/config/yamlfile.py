@@ -8,7 +8,6 @@ so each error names the file, the line and the field, and says what was expected
 
 from __future__ import annotations
 
-import difflib
 import os
 import types
 import typing
@@ -19,7 +18,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from ..core.errors import UserError
+from ..core.errors import UserError, close_matches, closest  # noqa: F401  (close_matches: the config modules' name)
 from ..core.files import read_text
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -69,17 +68,6 @@ def load_yaml(path: str | os.PathLike, what: str, error: type[UserError] = UserE
     return parse_yaml(read_text(path, what, error), path, what, error)
 
 
-def closest(name: str, choices: list[str]) -> list[str]:
-    """Up to three of `choices` that `name` looks like a misspelling of."""
-    return difflib.get_close_matches(name, choices, n=3, cutoff=0.5)
-
-
-def close_matches(name: str, choices: list[str]) -> str:
-    """'; did you mean 'weight'?' when `name` looks like a misspelling of one of `choices`."""
-    close = closest(name, choices)
-    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-
-
 def fields_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
     """The field names a model accepts at `loc` (through nested models, lists, dicts, Optional)."""
     node: Any = model
@@ -87,7 +75,7 @@ def fields_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
         node = _unoptional(node)
         origin, args = typing.get_origin(node), typing.get_args(node)
         if isinstance(node, type) and issubclass(node, BaseModel):
-            field = node.model_fields.get(str(key))
+            field = next((f for n, f in node.model_fields.items() if str(key) in (n, f.alias)), None)
             node = field.annotation if field is not None else None
         elif origin in (list, tuple, set, frozenset) and args:
             node = args[0]
@@ -96,7 +84,9 @@ def fields_at(model: type[BaseModel] | None, loc: tuple) -> list[str]:
         else:
             return []
     node = _unoptional(node)
-    return list(node.model_fields) if isinstance(node, type) and issubclass(node, BaseModel) else []
+    if not (isinstance(node, type) and issubclass(node, BaseModel)):
+        return []
+    return [f.alias or name for name, f in node.model_fields.items()]  # as written in the file (`pass`, not `pass_`)
 
 
 def _unoptional(tp: Any) -> Any:

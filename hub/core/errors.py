@@ -4,6 +4,8 @@ The CLI prints a `UserError` as one line and exits with `EXIT_USAGE`; anything e
 and keeps its traceback.
 """
 
+import difflib
+
 EXIT_OK = 0
 EXIT_FAILED = 1  # the command ran and its answer is "no" (verdict not passed, a check failed)
 EXIT_USAGE = 2  # bad input: file, id, label, option
@@ -36,3 +38,14 @@ class VerifierError(Exception):
 
     Distinct from a low reward: the model is not to be charged for it.
     """
+
+
+def closest(name: str, choices: list[str]) -> list[str]:
+    """Up to three of `choices` that `name` looks like a misspelling of."""
+    return difflib.get_close_matches(name, choices, n=3, cutoff=0.5)
+
+
+def close_matches(name: str, choices: list[str]) -> str:
+    """'; did you mean 'weight'?' when `name` looks like a misspelling of one of `choices` (else '')."""
+    close = closest(name, choices)
+    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""

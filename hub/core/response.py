@@ -74,7 +74,7 @@ class Answer:
 def python_parses(code: str) -> bool:
     try:
         ast.parse(code)
-    except (SyntaxError, ValueError):  # ValueError: null bytes
+    except (SyntaxError, ValueError, RecursionError):  # null bytes; nesting deeper than CPython compiles
         return False
     return True
 

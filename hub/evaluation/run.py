@@ -168,9 +168,26 @@ def rescore_one(catalog, rec: dict[str, Any]) -> dict[str, Any]:
             new["error"] = "the environment no longer ends where the recorded episode did; not comparable"
             return new
         new.update(step.verdict.to_dict())
+        new["verifier_changed"] = changed_identity(rec, new)
     except UserError as exc:
         new["error"] = str(exc)
     return new
+
+
+def changed_identity(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What graded `new` differently from `old`: [] when the verifier's identity is the same; for
+    a rubric the names of the parts whose identity (distribution, version, config) changed, or
+    were added or dropped; else the verifier's name."""
+    if old.get("verifier") == new.get("verifier"):
+        return []
+
+    def parts(rec: dict[str, Any]) -> dict[str, Any]:
+        found = (rec.get("details") or {}).get("parts") or {}
+        return {name: p.get("verifier") for name, p in found.items() if isinstance(p, dict)}
+
+    before, after = parts(old), parts(new)
+    names = [n for n in sorted(set(before) | set(after)) if before.get(n) != after.get(n)]
+    return names or [str((new.get("verifier") or {}).get("name") or (old.get("verifier") or {}).get("name"))]
 
 
 def rescore(catalog, records: list[dict[str, Any]], out: Path, workers: int = 8, progress: bool = True) -> list[dict[str, Any]]:

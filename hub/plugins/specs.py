@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.env import Environment
+from ..core.rubric import RubricSpec
 from ..core.verifier import Verifier
 
 ENV_ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*/[a-z0-9][a-z0-9_.-]*-v[0-9]+$")
@@ -31,6 +32,7 @@ class EnvSpec:
     tags: tuple[str, ...] = ()
     description: str = ""
     max_turns: int = 1
+    rubric: RubricSpec | dict | None = None  # a default rubric ({"components": [...], "pass": ...}); `verifier` is its main part
     distribution: str = "rlhub"
     version: str = "0"
     _env: Environment | None = field(default=None, repr=False, compare=False)
@@ -40,6 +42,13 @@ class EnvSpec:
         if not self.domain:
             self.domain = self.id.split("/", 1)[0]
         self.tags = tuple(self.tags)
+        if self.rubric is not None:
+            self.rubric = RubricSpec.model_validate(self.rubric)
+            problems = [text for _, text in self.rubric.problems()]
+            if self.verifier not in {c.verifier for c in self.rubric.components}:
+                problems.append(f"its verifier {self.verifier!r} is not a component of its rubric")
+            if problems:
+                raise ValueError(f"environment {self.id}: bad rubric: {'; '.join(problems)}")
 
     def make(self) -> Environment:
         if self._env is None:

@@ -106,7 +106,7 @@ def test_misspelt_fields_get_a_close_match_and_the_allowed_fields(tmp_path):
     """)
     lines = message.splitlines()
     assert lines[0].endswith(":4: environments.0.wieght: unknown field; did you mean 'weight'? (expected one of: "
-                             "id, dataset, verifier, verifier_config, env_config, profile, weight, tags, limits, "
+                             "id, dataset, verifier, verifier_config, rubric, pass, env_config, profile, weight, tags, limits, "
                              "optional, source)")
     assert ":5: environments.0.limits.max_turn: unknown field; did you mean 'max_turns', 'max_tasks'?" in lines[1]
     assert "did you mean 'max_iterations'" not in message

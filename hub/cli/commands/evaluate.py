@@ -95,10 +95,15 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     for row in rows:
         row["was"] = f"{before[row['env']]['reward']:.3f}" if row["env"] in before else "-"
         row["changed"] = changed.get(row["env"], 0)
+    regraded = {}  # verifier parts that changed since the file was written, with how many trajectories each
+    for r in results:
+        for part in r.get("verifier_changed") or ():
+            regraded[part] = regraded.get(part, 0) + 1
     if args.json:
-        print(json.dumps({"out": str(out), "summary": rows}))
+        print(json.dumps({"out": str(out), "summary": rows, "verifier_changed": regraded}))
     else:
-        print(_table(rows, ("was", "changed")) + f"\nrescored trajectories: {out}")
+        note = "".join(f"\n{n} trajectories graded by a changed verifier: {part}" for part, n in sorted(regraded.items()))
+        print(_table(rows, ("was", "changed")) + note + f"\nrescored trajectories: {out}")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from hub import Environment, Task
+from hub import Environment, Task, Variant
 
 from .family import Family, fenced
 from .session import SESSION_INSTRUCTIONS, TerminalEpisode
@@ -29,12 +29,14 @@ class FamilyEnv(Environment):
         }
         if spec.files:
             hidden["files"] = dict(spec.files)
+        wrong = [w if isinstance(w, Variant) else Variant(f"wrong[{i}]", w) for i, w in enumerate(spec.wrong)]
         return Task(
             prompt=self.render_prompt(spec),
             hidden=hidden,
             reference=fenced(spec.reference, lang),
             metadata={"family": self.family.name, "domain": self.family.domain, "language": lang,
-                      "wrong": [fenced(w, lang) for w in spec.wrong], "secrets": spec.secrets},
+                      "wrong": [fenced(w.response, lang) for w in wrong], "secrets": spec.secrets,
+                      "wrong_kinds": [(w.kind, w.size, w.note) for w in wrong]},
         )
 
     def render_prompt(self, spec) -> str:
@@ -42,6 +44,11 @@ class FamilyEnv(Environment):
 
     def wrong_responses(self, task: Task) -> list[str]:
         return list(task.metadata["wrong"])
+
+    def wrong_answers(self, task: Task) -> list[Variant]:
+        """The family's wrong code by kind ("finding left in", "behaviour changed"...) and size."""
+        return [Variant(kind, response, size, note)
+                for response, (kind, size, note) in zip(task.metadata["wrong"], task.metadata["wrong_kinds"])]
 
     def secrets(self, task: Task) -> list[str]:
         return [task.hidden["tests"], task.reference.strip(), *task.metadata["secrets"]]

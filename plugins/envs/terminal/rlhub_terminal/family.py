@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
+from hub import Variant
+
 FENCE = {"python": "python", "bash": "bash", "sql": "sql"}
 SOLUTION_PATH = {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}
 
@@ -30,7 +32,7 @@ class Spec:
     prompt: str
     reference: str  # source code; wrapped in a fenced block to make the reference response
     tests: str  # hidden pytest file
-    wrong: list[str]  # plausible but wrong sources (at least one), each must fail some test
+    wrong: list[str | Variant]  # plausible but wrong sources (at least one): plain, or a Variant (kind, size)
     files: dict[str, str] = field(default_factory=dict)  # starter files the user shows / the session gets
     secrets: list[str] = field(default_factory=list)  # extra strings the prompt must never contain
 
@@ -42,6 +44,7 @@ class Family:
     language: str
     build: Callable[[random.Random], Spec]
     description: str = ""
+    rubric: dict[str, Any] | None = None  # graded by a rubric (unit_tests and more) instead of unit_tests alone
 
     @property
     def solution_path(self) -> str:
@@ -51,14 +54,15 @@ class Family:
 FAMILIES: dict[str, Family] = {}
 
 
-def family(domain: str, name: str, language: str = "python"):
-    """Decorator: register `build(rng) -> Spec` as family `name` in sub-domain `domain`."""
+def family(domain: str, name: str, language: str = "python", rubric: dict[str, Any] | None = None):
+    """Decorator: register `build(rng) -> Spec` as family `name` in sub-domain `domain`
+    (graded by `rubric`, hub.core.rubric's {"components": [...], "pass": ...}, when given)."""
 
     def wrap(build: Callable[[random.Random], Spec]) -> Callable[[random.Random], Spec]:
         if name in FAMILIES:
             raise ValueError(f"duplicate terminal family {name!r}")
         doc = (build.__doc__ or "").strip().splitlines()
-        FAMILIES[name] = Family(name, domain, language, build, doc[0] if doc else "")
+        FAMILIES[name] = Family(name, domain, language, build, doc[0] if doc else "", rubric)
         return build
 
     return wrap
@@ -90,16 +94,7 @@ def run_reference(source: str, entry: str, cases: list[tuple]) -> list[Any]:
     return [fn(*copy.deepcopy(args)) for args in cases]
 
 
-_FUNCTION_TESTS = '''\
-import copy, math
-import pytest
-from solution import {entry}
-
-CASES = {cases!r}
-EXPECTED = {expected!r}
-TOL = {tol!r}
-
-
+_SAME = '''\
 def same(got, want):
     """Exact structural equality with exact types (no always-equal objects, no str/int subclasses)."""
     if type(want) is float:
@@ -113,7 +108,19 @@ def same(got, want):
     return got == want
 
 
-def check(index):
+'''
+
+_FUNCTION_TESTS = '''\
+import copy, math
+import pytest
+from solution import {entry}
+
+CASES = {cases!r}
+EXPECTED = {expected!r}
+TOL = {tol!r}
+
+
+{same}def check(index):
     args = copy.deepcopy(CASES[index])
     got = {entry}(*args)
     assert same(got, EXPECTED[index]), f"{entry}{{tuple(CASES[index])!r}} returned {{got!r}}, expected {{EXPECTED[index]!r}}"
@@ -129,9 +136,43 @@ def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cas
     examples = "\n".join(f">>> {entry}({', '.join(map(repr, c))})\n{expected[i]!r}" for i, c in enumerate(cases[:show]))
     full = prompt.strip() + (f"\n\nExample:\n```\n{examples}\n```" if show else "")
     full += "\n\nReply with the complete module in one ```python block."
-    tests = _FUNCTION_TESTS.format(entry=entry, cases=[list(c) for c in cases], expected=expected, tol=tol)
+    tests = _FUNCTION_TESTS.format(entry=entry, cases=[list(c) for c in cases], expected=expected, tol=tol, same=_SAME)
     tests += one_test_per_case(len(cases))
     return Spec(full, reference, tests, wrong, files=files or {})
+
+
+_CALLS_TESTS = '''\
+import copy, math
+import pytest
+from solution import {names}
+
+FUNCTIONS = {{{functions}}}
+CALLS = {calls!r}
+EXPECTED = {expected!r}
+TOL = {tol!r}
+
+
+{same}def check(index):
+    name, args = CALLS[index]
+    got = FUNCTIONS[name](*copy.deepcopy(args))
+    assert same(got, EXPECTED[index]), f"{{name}}{{tuple(args)!r}} returned {{got!r}}, expected {{EXPECTED[index]!r}}"
+'''
+
+
+def calls_spec(prompt: str, reference: str, wrong: list[str | Variant], calls: list[tuple[str, tuple]],
+               oracle: str | None = None, tol: float = 1e-6) -> Spec:
+    """A Python-module family whose hidden tests call several of its functions: each call is
+    (function name, args), one test per call. Expected values come from running `oracle` (default:
+    the reference), trusted code of ours, at generation time."""
+    namespace: dict[str, Any] = {"__name__": "reference"}
+    exec(_compiled(oracle or reference), namespace)  # noqa: S102 - our own reference code, never model output
+    expected = [namespace[name](*copy.deepcopy(list(args))) for name, args in calls]
+    names = sorted({name for name, _ in calls})
+    tests = _CALLS_TESTS.format(names=", ".join(names), functions=", ".join(f"{n!r}: {n}" for n in names),
+                                calls=[[name, list(args)] for name, args in calls], expected=expected, tol=tol,
+                                same=_SAME)
+    tests += one_test_per_case(len(calls))
+    return Spec(prompt.strip() + "\n\nReply with the complete module in one ```python block.", reference, tests, wrong)
 
 
 # -- program families (python CLI, bash) ------------------------------------------------------

@@ -13,6 +13,7 @@ SESSION_FAMILIES = (
     "word-frequency", "log-error-summary", "csv-column-stats", "interval-merge", "date-diff-days",
     "running-median", "regex-extract-emails", "fs-organize-by-extension", "cli-calculator",
     "bugfix-binary-search", "complete-inventory", "sh-count-lines", "sql-top-customers",
+    "static-ruff-unused",  # graded by its rubric (unit_tests and ruff) on the file the session leaves
 )
 
 
@@ -31,11 +32,11 @@ def rlhub_register_envs(register):
         tags = ("terminal", "code", fam.domain, fam.language)
         register(f"terminal/{name}-v1", lambda env_id, fam=fam: FamilyEnv(env_id, fam),
                  verifier="unit_tests", profile="pytest", domain="terminal", tags=tags,
-                 description=fam.description)
+                 description=fam.description, rubric=fam.rubric)
     for name in SESSION_FAMILIES:
         fam = fams[name]
         register(f"terminal/session-{name}-v1", lambda env_id, fam=fam: SessionEnv(env_id, fam),
                  verifier="unit_tests", profile="pytest", domain="terminal", max_turns=SessionEnv.max_turns,
                  tags=("terminal", "code", "multi-turn", fam.domain, fam.language),
-                 description=f"{fam.description} (multi-turn shell session)")
+                 description=f"{fam.description} (multi-turn shell session)", rubric=fam.rubric)
 

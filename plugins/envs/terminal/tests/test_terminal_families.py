@@ -14,7 +14,7 @@ from rlhub_terminal.families import FAMILIES
 from rlhub_terminal.plugin import SESSION_FAMILIES
 
 DOMAINS = {"text", "logs", "formats", "algo", "dates", "numeric", "regex", "files", "cli", "bugfix", "complete",
-           "shell", "sql"}
+           "shell", "sql", "static"}
 
 
 def env(name: str) -> FamilyEnv:
@@ -67,6 +67,11 @@ def fraction_catalog(tmp_path_factory):
 ONE_PER_DOMAIN = sorted({f.domain: n for n, f in sorted(FAMILIES.items())}.values())
 
 
+def unit_test_details(verdict: hub.Verdict) -> dict:
+    """The unit tests' details (a rubric's verdict keeps them under its `unit_tests` part)."""
+    return verdict.details["parts"]["unit_tests"]["details"] if "parts" in verdict.details else verdict.details
+
+
 @pytest.mark.parametrize("name", ONE_PER_DOMAIN)
 def test_reference_passes_and_wrong_fails_in_the_sandbox(fraction_catalog, name):
     label = {"env": f"terminal/{name}-v1", "seed": 7}
@@ -76,7 +81,7 @@ def test_reference_passes_and_wrong_fails_in_the_sandbox(fraction_catalog, name)
     for wrong in fraction_catalog.get(label["env"]).env.wrong_responses(task):
         v = fraction_catalog.verify(label, wrong, task=task)
         assert v.error is None and not v.passed and v.reward < 1.0, v.details
-        assert v.details["tests_total"] == ref.details["tests_total"] >= 3
+        assert unit_test_details(v)["tests_total"] == unit_test_details(ref)["tests_total"] >= 3
 
 
 def test_fraction_reward_counts_cases(fraction_catalog):

@@ -1,0 +1,64 @@
+"""The static-analysis families (families/static_*.py) graded for real: unit tests and an analyser
+composed by the family's rubric, in the sandbox. (Every check on every family: `pytest registry.yaml
+--rlhub-select 'terminal/static-*'`.)"""
+
+from __future__ import annotations
+
+import pytest
+from terminal_helpers import body, fenced_file
+
+from rlhub_terminal.analysis import TESTS_WEIGHT
+from rlhub_terminal.families import FAMILIES
+
+STATIC = sorted(n for n, f in FAMILIES.items() if f.domain == "static")
+ONE_PER_TOOL = ["static-mypy-annotate-stats", "static-ruff-comparisons", "static-bandit-tempfile", "static-shellcheck-legacy"]
+
+
+def test_at_least_20_families_over_the_four_analysers():
+    assert len(STATIC) >= 20
+    tools = {FAMILIES[n].rubric["components"][1]["verifier"] for n in STATIC}
+    assert tools == {"mypy", "ruff", "bandit", "shellcheck"}
+    for name in STATIC:
+        comps = FAMILIES[name].rubric["components"]
+        assert comps[0]["verifier"] == "unit_tests" and comps[1]["gate"] == "unit_tests"
+
+
+def test_the_rubric_is_resolved_with_its_parts(catalog):
+    renv = catalog.get("terminal/static-ruff-unused-v1")
+    assert renv.identity.name == "rubric"
+    assert [(p.name, p.weight, p.gates) for p in renv.verifier.parts] == [
+        ("unit_tests", TESTS_WEIGHT, ()), ("ruff", pytest.approx(1 - TESTS_WEIGHT), ("unit_tests",))]
+    assert renv.verifier.parts[1].profile.name == "static" and renv.profile.name == "terminal-test"
+
+
+@pytest.mark.parametrize("name", ONE_PER_TOOL)
+def test_reference_is_clean_and_kept_findings_cost_a_share(catalog, name):
+    label = {"env": f"terminal/{name}-v1", "seed": 11}
+    task = catalog.task(label)
+    ref = catalog.verify(label, task.reference, task=task)
+    assert ref.error is None and ref.passed and ref.reward == 1.0, ref.details
+    tool = FAMILIES[name].rubric["components"][1]["verifier"]
+    assert ref.details["parts"][tool]["details"]["findings_total"] == 0
+    wrong = {(v.kind, v.size): v for v in catalog.get(label["env"]).env.wrong_answers(task)}
+    verdicts = {key: catalog.verify(label, v.response, task=task) for key, v in wrong.items()}
+    for (kind, size), v in verdicts.items():
+        assert v.error is None and not v.passed and v.reward < 1.0, (kind, v.details)
+    unchanged = next(v for (k, _), v in verdicts.items() if k == "unchanged")
+    suppressed = next(v for (k, _), v in verdicts.items() if k == "suppressed")
+    assert suppressed.reward == unchanged.reward  # suppression comments are read as if absent
+    if unchanged.details["parts"]["unit_tests"]["passed"]:  # the findings alone cost the analyser's share
+        findings = unchanged.details["parts"][tool]["details"]
+        assert findings["findings_total"] > 0 and TESTS_WEIGHT <= unchanged.reward < 1.0
+    else:  # the findings are bugs the tests catch: the analyser is not even run
+        assert unchanged.reward == 0.0 and unchanged.details["parts"][tool]["counted"] is False
+
+
+def test_a_session_is_graded_by_the_rubric(catalog):
+    ep = catalog.episode({"env": "terminal/session-static-ruff-unused-v1", "seed": 2})
+    ep.reset()
+    flawed = next(v for v in catalog.get("terminal/static-ruff-unused-v1").env.wrong_answers(ep.task)
+                  if v.kind == "finding left in" and v.size == 1)
+    step = ep.step(fenced_file("solution.py", body(flawed.response)) + "SUBMIT")
+    assert step.done and step.verdict.error is None and not step.verdict.passed
+    assert TESTS_WEIGHT < step.verdict.reward < 1.0 and step.verdict.verifier.name == "rubric"
+    assert step.verdict.details["parts"]["ruff"]["details"]["findings_total"] >= 1

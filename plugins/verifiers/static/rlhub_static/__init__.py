@@ -1,0 +1,1 @@
+"""rlhub-static: static-analysis verifiers (ruff, mypy, bandit, shellcheck) for rlhub."""

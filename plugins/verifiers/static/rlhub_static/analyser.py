@@ -1,0 +1,169 @@
+"""What every static-analysis verifier shares: reading the code from the response, writing it to
+the sandbox work dir, running the tool there, and turning what it says into a verdict.
+
+A verdict for everything the model can cause; *no verdict* (hub.VerifierError) for what it cannot:
+- no code in the response, code that does not parse: reward 0, `details.reason` says which;
+- the tool ran past the profile's wall or CPU time, its memory, or printed more than the
+  profile's output cap (a model can write code that does this): reward 0, `details.limit` names
+  the limit;
+- the tool is not installed, exits with a code that means it failed, or prints something that is
+  not its report: no verdict, naming the tool (never a silent 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from functools import lru_cache
+from importlib import metadata
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AfterValidator, Field
+
+from hub import Verdict, VerifierConfig, VerifierError
+from hub.core.response import CodeMode, python_parses, read
+from hub.core.workdir import WorkDir, WorkDirVerifier
+
+from .directives import neutralise_python, neutralise_shell
+from .findings import Finding, findings_verdict
+
+
+def codes(pattern: str, what: str, example: str) -> Any:
+    """A config field type: a list of rule codes, each matching `pattern`, refused by name otherwise."""
+    regex = re.compile(pattern)
+
+    def check(value: list[str]) -> list[str]:
+        bad = [c for c in value if not regex.match(c)]
+        if bad:
+            raise ValueError(f"not {what}: {bad} (expected e.g. {example!r})")
+        return value
+
+    return Annotated[list[str], AfterValidator(check)]
+
+
+class AnalyserConfig(VerifierConfig):
+    budget: float = Field(5.0, gt=0, description="weighted findings that take the reward to 0: reward = max(0, 1 - weighted / budget)")
+    extract: CodeMode = "auto"
+    max_response_chars: int = Field(200_000, gt=0)
+
+
+@lru_cache(maxsize=None)
+def tool_version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def sandbox_which(program: str) -> str | None:
+    """`program` on the PATH a sandboxed task has (the interpreter's bin dir, then the system's)."""
+    path = os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"])
+    return shutil.which(program, path=path)
+
+
+class Analyser(WorkDirVerifier):
+    """Subclasses set `language`, `tool` (the distribution, for its version) and implement
+    `argv` and `parse`."""
+
+    language: ClassVar[str] = "python"
+    tool: ClassVar[str] = ""
+    ok_exits: ClassVar[frozenset[int]] = frozenset({0, 1})  # clean, findings
+    Config = AnalyserConfig
+
+    @property
+    def filename(self) -> str:
+        return "solution.py" if self.language == "python" else "solution.sh"
+
+    # -- what subclasses write --------------------------------------------------------------
+    def argv(self) -> list[str]:
+        """The tool's command line, analysing `self.filename` in the work dir."""
+        raise NotImplementedError
+
+    def parse(self, stdout: str) -> list[Finding]:
+        """The tool's report as findings; ValueError if it is not a report."""
+        raise NotImplementedError
+
+    def extra_findings(self, code: str) -> list[Finding]:
+        """Findings the tool cannot see (an escape hatch it honours): none by default."""
+        return []
+
+    # -- shared ---------------------------------------------------------------------------------
+    def files(self, task, response: str) -> dict[str, str] | Verdict:
+        if len(response) > self.config.max_response_chars:
+            return _zero(f"response longer than {self.config.max_response_chars} chars")
+        code = read(response).code(self.language, self.config.extract)  # type: ignore[arg-type]
+        if code is None or not code.strip():
+            return _zero(f"no {self.language} code found in the response")
+        if self.language == "python":
+            if not python_parses(code):
+                return _zero("the code does not parse as Python")
+            code, _ = neutralise_python(code)
+        else:
+            code, _ = neutralise_shell(code)
+        return {self.filename: code}
+
+    def command(self, task) -> list[str]:
+        return self.argv()
+
+    def judge(self, task, result, workdir: WorkDir) -> Verdict:
+        tool = {"name": self.name, "version": tool_version(self.tool)}
+        limit = _limit_hit(result, workdir.profile)
+        if limit:
+            kind, why = limit
+            return Verdict(0.0, False, details={"tool": tool, "limit": kind,
+                                                "reason": f"{self.name} {why} (profile {workdir.profile.name!r})"})
+        if result.exit_code not in self.ok_exits:
+            raise VerifierError(f"{self.name} failed (exit code {result.exit_code}, signal {result.signal}): "
+                                f"{(result.stderr or result.stdout)[-600:].strip()}")
+        try:
+            findings = self.parse(result.stdout)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise VerifierError(f"{self.name} printed something that is not its report ({exc}): "
+                                f"{result.stdout[:300]!r} {result.stderr[-300:]!r}") from None
+        findings += self.extra_findings(workdir.files[self.filename])
+        return findings_verdict(findings, self.config.budget, tool)
+
+    def program(self, name: str) -> str:
+        """The tool's executable as a sandboxed task finds it; missing: no verdict, named."""
+        found = sandbox_which(name)
+        if found is None:
+            raise VerifierError(f"{self.name}: `{name}` is not installed where the sandbox can run it "
+                                f"(pip install {self.tool}, or the rlhub-static distribution)")
+        return found
+
+    def module(self, name: str) -> list[str]:
+        """`python -m name` in the sandbox's interpreter; a missing module is no verdict, named."""
+        import importlib.util
+
+        if importlib.util.find_spec(name) is None:
+            raise VerifierError(f"{self.name}: the Python module {name!r} is not installed (pip install {self.tool})")
+        return [sys.executable, "-m", name]
+
+
+def _zero(reason: str) -> Verdict:
+    return Verdict(0.0, False, details={"reason": reason})
+
+
+def _limit_hit(result, profile) -> tuple[str, str] | None:
+    if result.timed_out:
+        return "time", f"ran past the time limit ({profile.wall_timeout_s:g} s wall, {profile.cpu_s} s CPU)"
+    if result.oom:
+        return "memory", f"ran out of memory ({profile.memory_mb} MB)"
+    if result.stdout_truncated:
+        return "output", f"printed more than the output cap ({profile.output_bytes} bytes)"
+    return None
+
+
+def json_lines(stdout: str) -> list[dict[str, Any]]:
+    """One JSON object per non-empty line (mypy's -O json)."""
+    out = []
+    for line in stdout.splitlines():
+        if line.strip():
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise ValueError("a report line is not a JSON object")
+            out.append(obj)
+    return out
