@@ -1,40 +1,50 @@
-"""`rlhub check`: pytest over a registry file with the rlhub plugin, and a summary of what it found."""
+"""`rlhub check`: pytest over a registry file with the rlhub plugin, spread over worker processes
+with pytest-xdist (or over a Ray cluster: `ray_runner`), and a summary of what it found."""
 
 from __future__ import annotations
 
-import json
 import os
+
+from .summary import Summary
+
+
+def worker_count(workers: int | str, n_envs: int) -> int:
+    """Worker processes for `n_envs` environments: "auto" is every core this process may use;
+    never more workers than environments, and 0 (checks in this process) for a single one."""
+    n = len(os.sched_getaffinity(0)) if workers == "auto" else int(workers)
+    n = min(n, n_envs)
+    return 0 if n <= 1 else n
 
 
 def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
-               verbose: bool = False, json_out: bool = False, workers: int = 0) -> int:
-    """`rlhub check`: pytest over the registry file with the rlhub plugin."""
+               verbose: bool = False, json_out: bool = False, workers: int | str = "auto",
+               ray_address: str | None = None) -> int:
+    """`rlhub check`: exit 0 if every check holds, 1 if one failed, 2 for bad input."""
     import pytest
 
+    from ..config.catalog import Catalog
     from ..config.registry import default_path
+    from ..core.errors import UserError
 
     path = str(registry or default_path())
-    args = [path, f"--rlhub-registry={path}", f"--rlhub-seeds={seeds}", "-p", "no:cacheprovider",
+    if ray_address:  # a bad registry or selection stops there, with its reason (exit 2)
+        from .ray_runner import run_on_ray
+
+        return run_on_ray(ray_address, path, select, seeds, fail_fast=fail_fast, verbose=verbose).finish(json_out)
+    try:
+        n = worker_count(workers, len(Catalog.load(path).select(select)))
+    except UserError:
+        n = 0  # pytest reports it, as a collection error naming file and line
+    args = [path, f"--rlhub-registry={path}", f"--rlhub-seeds={seeds}", "--rlhub-progress", "-p", "no:cacheprovider",
             "--rootdir", os.path.dirname(os.path.abspath(path)) or "."]
+    if n:
+        args += ["-n", str(n), "--dist", "loadscope"]  # one environment per worker at a time
     if select:
         args.append(f"--rlhub-select={select}")
     if fail_fast:
         args.append("-x")
     args.append("-v" if verbose else "-q")
-    summary = _Summary()
+    summary = Summary(workers=n)
     code = pytest.main(args, plugins=[summary])
-    if json_out:
-        print(json.dumps({"exit_code": int(code), **summary.counts, "failures": summary.failures}))
-    return 0 if code == 0 else (2 if code in (3, 4) else 1)
-
-
-class _Summary:
-    def __init__(self) -> None:
-        self.counts = {"passed": 0, "failed": 0, "skipped": 0}
-        self.failures: list[dict[str, str]] = []
-
-    def pytest_runtest_logreport(self, report) -> None:
-        if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
-            self.counts[report.outcome] = self.counts.get(report.outcome, 0) + 1
-            if report.failed:
-                self.failures.append({"check": report.nodeid, "message": str(report.longrepr)[-1000:]})
+    summary.exit_code = 0 if code == 0 else (2 if code in (3, 4) else 1)
+    return summary.finish(json_out)

@@ -244,6 +244,16 @@ class Catalog:
         renv.verifier.hidden(task)  # a malformed task.hidden is the environment's bug: found here, named
         return task
 
+    def prepare(self, labels: list[Label | str | dict]) -> None:
+        """Tell each environment which of its tasks are about to be made (`Environment.prepare`),
+        so that their costly shared work starts in one batch."""
+        by_env: dict[str, list[int]] = {}
+        for label in labels:
+            label = label if isinstance(label, Label) else Label.parse(label)
+            by_env.setdefault(label.env, []).append(label.index)
+        for env_id, indices in by_env.items():
+            self.get(env_id).env.prepare(sorted(set(indices)))
+
     def reference(self, label: Label | str | dict) -> str:
         return self.task(label).reference
 
