@@ -128,7 +128,8 @@ def turn_format_for(run: RunConfig, strict: bool) -> tuple[str, str | None]:
 def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     """Write the run directory and build the command. Returns a summary with `argv`."""
     from ...config.catalog import Catalog
-    from . import agent as openrlhf_agent, reward as openrlhf_reward
+    from . import reward as openrlhf_reward  # not .agent: that imports torch, for nothing a launch needs
+    from ..turn_format import TURN_FORMAT_ENV
     from ...mixture import splits as promptsets
 
     registry = (base / run.registry).resolve()
@@ -146,7 +147,7 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     env = {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)}
     warnings = []
     if mode == "agent":
-        env[openrlhf_agent.TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run)
+        env[TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run)
         warnings += [warn] if warn else []
 
     train, held = promptsets.split_labels(catalog, run.mixture.train_prompts, run.mixture.eval_prompts,
