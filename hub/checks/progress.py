@@ -10,9 +10,11 @@ terminal summary; the Ray runner feeds it directly.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections import Counter, defaultdict
+from typing import Callable, ContextManager
 
 import pytest
 
@@ -29,8 +31,9 @@ def env_of(nodeid: str) -> str | None:
 
 
 class Board:
-    def __init__(self, show: bool) -> None:
+    def __init__(self, show: bool, suspend: Callable[[], ContextManager] = contextlib.nullcontext) -> None:
         self.show = show
+        self.suspend = suspend  # writes to the real stderr happen inside it (pytest: capturing suspended)
         self.checks: Counter[str] = Counter()  # env -> checks expected
         self.finished: Counter[str] = Counter()
         self.seconds: defaultdict[str, float] = defaultdict(float)
@@ -42,11 +45,6 @@ class Board:
 
     def expect(self, envs: Counter[str]) -> None:
         self.checks.update(envs)
-        if self.show and self.checks and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            self._bar = tqdm(total=len(self.checks), desc="environments", unit="env", file=sys.stderr,
-                             dynamic_ncols=True, leave=False)
 
     def add(self, env: str, seconds: float = 0.0, failed: bool = False, finished: bool = False) -> None:
         self.seconds[env] += seconds
@@ -55,12 +53,18 @@ class Board:
             self.finished[env] += 1
             if self.finished[env] == self.checks.get(env):
                 self.envs_done += 1
-                self._report()
+                with self.suspend():
+                    self._report()
 
     def _report(self) -> None:
         if not self.show:
             return
         failed = sum(self.failed.values())
+        if self._bar is None and sys.stderr.isatty():  # made at the first environment done: workers are up by then
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=len(self.checks), desc="environments", unit="env", file=sys.stderr,
+                             dynamic_ncols=True, initial=self.envs_done - 1)
         if self._bar is not None:
             self._bar.set_postfix_str(f"failed checks: {failed}", refresh=False)
             self._bar.update()
@@ -74,7 +78,8 @@ class Board:
 
     def close(self) -> None:
         if self._bar is not None:
-            self._bar.close()
+            with self.suspend():
+                self._bar.close()
             self._bar = None
 
     def slowest(self, n: int = SLOWEST) -> list[dict]:
@@ -96,7 +101,9 @@ class CheckProgress:
     check is done at its teardown."""
 
     def __init__(self, config: pytest.Config, bar: bool) -> None:
-        self.board = Board(show=bar and config.getoption("verbose") <= 0)  # -v lists every check instead
+        capture = config.pluginmanager.getplugin("capturemanager")
+        self.board = Board(show=bar and config.getoption("verbose") <= 0,  # -v lists every check instead
+                           suspend=capture.global_and_fixture_disabled if capture else contextlib.nullcontext)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not self.board.checks:  # without workers: this process collected everything

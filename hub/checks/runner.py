@@ -35,8 +35,10 @@ def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: 
         n = worker_count(workers, len(Catalog.load(path).select(select)))
     except UserError:
         n = 0  # pytest reports it, as a collection error naming file and line
-    args = [path, f"--rlhub-registry={path}", f"--rlhub-seeds={seeds}", "--rlhub-progress", "-p", "no:cacheprovider",
+    args = [path, f"--rlhub-registry={path}", f"--rlhub-seeds={seeds}", "-p", "no:cacheprovider",
             "--rootdir", os.path.dirname(os.path.abspath(path)) or "."]
+    if not verbose:  # our progress line, in place of pytest's dots and percentages
+        args += ["--rlhub-progress", "-o", "console_output_style=classic"]
     if n:
         args += ["-n", str(n), "--dist", "loadscope"]  # one environment per worker at a time
     if select:

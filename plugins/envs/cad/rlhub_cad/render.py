@@ -19,15 +19,16 @@ each process. Only trusted reference scripts (written by this package) are rende
 
 from __future__ import annotations
 
+import atexit
 import base64
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
-import atexit
 from collections import OrderedDict
 from concurrent.futures import Future
 from pathlib import Path
@@ -127,7 +128,8 @@ class Renderer:
         workers = workers or int(os.environ.get("RLHUB_RENDER_WORKERS", 0)) or len(os.sched_getaffinity(0))
         self._stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, "-m", "rlhub_cad.render", "--workers", str(workers)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                                     start_new_session=True)  # its own process group: close() can end its workers too
         self._futures: dict[int, Future] = {}
         self._next = 0
         self._lock = threading.Lock()
@@ -172,11 +174,22 @@ class Renderer:
         return self._dead is None
 
     def close(self) -> None:
+        """End the renderer: at once if drawings nobody waited for are still queued (a process
+        that is done does not wait for work it no longer needs), else once it has finished."""
+        with self._lock:
+            unfinished = bool(self._futures)
         try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=30)
+            if not unfinished:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=30)
+                return
         except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
 
 
 class _State:

@@ -82,3 +82,17 @@ def test_a_forked_child_starts_its_own_renderer(fresh_renderer):
             os._exit(0)
     os.waitpid(pid, 0)
     assert os.read(read, 1) == b"1"
+
+
+def test_closing_with_drawings_nobody_needs_ends_the_renderer_at_once(fresh_renderer):
+    """A process that is done (or failed) does not wait for queued drawings: the renderer and its
+    forked workers (its own process group) are gone, and what was queued fails clearly."""
+    env = image_env("gear-ring")
+    env.prepare(list(range(40)))
+    state = render._here()
+    renderer, queued = state._renderer, list(state.pending.values())
+    state.close()
+    assert renderer.proc.poll() is not None
+    with pytest.raises(ProcessLookupError):
+        os.killpg(renderer.proc.pid, 0)  # no process of the group is left
+    assert any(isinstance(f.exception(timeout=30), render.RenderError) for f in queued)
