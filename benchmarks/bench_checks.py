@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -26,23 +25,17 @@ def uptime() -> str:
         return "load average " + ", ".join(fh.read().split()[:3])
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def run(select: str | None, seeds: int, workers: str) -> tuple[float, float, dict]:
-    """Wall seconds, CPU seconds (the command and every process it waited for) and its summary."""
+def run(select: str | None, seeds: int, workers: str) -> tuple[float, dict]:
     cmd = [sys.executable, "-m", "hub.cli", "check", "--json", "--seeds", str(seeds), "-n", workers]
     if select:
         cmd.append(select)
-    start, cpu = time.perf_counter(), children_cpu()
+    start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     if proc.returncode not in (0, 1):
         raise SystemExit(f"rlhub check failed to run (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
-    return seconds, children_cpu() - cpu, summary
+    return seconds, summary
 
 
 def main() -> None:
@@ -63,18 +56,16 @@ def main() -> None:
     if n_envs <= 20:  # warm the disk caches (drawings, reference builds) for both sides alike
         run(select, 1, "0")
     times: dict[str, list[float]] = {"0": [], "auto": []}
-    cpus: dict[str, list[float]] = {"0": [], "auto": []}
     results: dict[str, dict] = {}
     for _ in range(args.repeat):
         for workers in ("0", "auto"):
-            seconds, cpu, summary = run(select, args.seeds, workers)
+            seconds, summary = run(select, args.seeds, workers)
             times[workers].append(seconds)
-            cpus[workers].append(cpu)
             results[workers] = summary
     serial, parallel = statistics.median(times["0"]), statistics.median(times["auto"])
     for name, workers, seconds in (("serial   (-n 0)   ", "0", serial), ("parallel (-n auto)", "auto", parallel)):
         s = results[workers]
-        print(f"{name}: {seconds:7.1f} s  {n_envs / seconds:6.2f} environments/s  {statistics.median(cpus[workers]):7.1f} CPU s  "
+        print(f"{name}: {seconds:7.1f} s  {n_envs / seconds:6.2f} environments/s  "
               f"({s['passed']} passed, {s['failed']} failed, {s['skipped']} skipped; {s['workers']} workers)")
     print(f"parallel / serial: {parallel / serial:.2f} of the time, {serial / parallel:.2f}x the environments/s; {uptime()}")
     same = all(results["0"][k] == results["auto"][k] for k in ("passed", "failed", "skipped"))
