@@ -9,8 +9,9 @@ In parallel (`pytest registry.yaml -n auto`, pytest-xdist) the distribution defa
 environment is checked on one worker: its verdicts are memoised there and shared between its
 checks, and that worker's second interpreter (`other_process`) computes what the
 other-process checks need for that environment's labels only. (Not `loadgroup`: pytest-xdist
-3.8 cannot rename node ids under pytest 9, so its groups silently do nothing.) The summary names the slowest
-environments; `--rlhub-progress` shows environments done / total on stderr (`rlhub check` sets it).
+3.8 cannot rename node ids under pytest 9, so its groups silently do nothing.) The summary
+names the slowest environments; `--rlhub-progress` shows environments done / total on stderr
+(`rlhub check` sets it).
 """
 
 from __future__ import annotations
