@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
 from typing import Callable
 
 from ..core.variant import Variant
@@ -169,12 +166,17 @@ def check_verifier_deterministic(cat, renv, index: int) -> None:
                               f"{a.reward}/{a.components} vs {b.reward}/{b.components}")
 
 
-def check_generation_deterministic(cat, renv, index: int, other_process: dict[str, str] | None = None) -> None:
+def check_generation_deterministic(cat, renv, index: int, other_process: dict[str, dict] | None = None) -> None:
     label = renv.label(index)
     first, second = task_digest(cat.task(label)), task_digest(cat.task(label))
     if first != second:
         raise CheckFailed(f"{label.to_json()}: generating the task twice in one process gave different tasks")
-    if other_process is not None and other_process.get(label.to_json()) != first:
+    if other_process is None:
+        return
+    got = other_process.get(label.to_json()) or {"error": "no answer"}
+    if "error" in got:
+        raise CheckFailed(f"{label.to_json()}: another process could not generate the task: {got['error']}")
+    if got["digest"] != first:
         raise CheckFailed(f"{label.to_json()}: another process (other hash seed) generated a different task")
 
 
@@ -185,6 +187,8 @@ def check_reference_fresh_process(cat, renv, index: int, other_process: dict[str
     got = (other_process or {}).get(label)
     if got is None:
         raise CheckFailed(f"{label}: no verdict from the fresh process")
+    if "reward" not in got:
+        raise CheckFailed(f"{label}: a fresh process could not grade the reference: {got['error']}")
     if got["error"] or not (got["passed"] and got["reward"] == 1.0):
         raise CheckFailed(f"{label}: in a fresh process the reference earned {got['reward']} passed={got['passed']}"
                           f"{' error=' + got['error'] if got['error'] else ''}: {got['details']}")
@@ -216,31 +220,22 @@ CHECKS: dict[str, Callable[..., None]] = {
 }
 
 
-_OTHER_PROCESS = """\
-import json, sys
-from hub.config.catalog import Catalog
-from hub.checks.library import task_digest
-cat = Catalog.load(sys.argv[1])
-labels = json.load(sys.stdin)
-if sys.argv[2] == "digests":
-    out = {l: task_digest(cat.task(l)) for l in labels}
-else:
-    out = {}
-    for l in labels:
-        v = cat.verify(l, cat.reference(l))
-        out[l] = {"reward": v.reward, "passed": v.passed, "error": v.error, "details": str(v.details)[:500]}
-json.dump(out, sys.stdout)
-"""
+# The checks that compare against a second interpreter (`other_process.OtherProcess`), and
+# what they ask it for.
+OTHER_PROCESS = {"generation_deterministic": "digests", "reference_fresh_process": "references"}
 
 
-def in_other_process(registry: str, labels: list[str], what: str) -> dict:
-    """Per label, computed in a fresh interpreter with another hash seed and no caches (one
-    process for all): the task digest (`what="digests"`) or the reference's verdict
-    (`"references"`). Whatever a process leaves behind (a warm cache, a hash seed, an import
-    order) cannot make the two agree by accident."""
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "RLHUB_CACHE": "off"}
-    proc = subprocess.run([sys.executable, "-c", _OTHER_PROCESS, registry, what], input=json.dumps(labels),
-                          capture_output=True, text=True, env=env, timeout=3600)
-    if proc.returncode != 0:
-        raise CheckFailed(f"the {what} of these tasks could not be computed in another process:\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout)
+def planned(renv, seeds: int) -> list[tuple[str, int]]:
+    """The (check, task index) pairs run for one environment, in order."""
+    n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
+    return [(name, index) for name in CHECKS for index in range(n)]
+
+
+def run_check(cat, renv, check: str, index: int, other_process: Callable[[str], dict]) -> None:
+    """Run one check; raises CheckFailed or CheckSkipped. `other_process(what)` gives the second
+    interpreter's answers for this environment's labels (called only by the checks that need it)."""
+    what = OTHER_PROCESS.get(check)
+    if what:
+        CHECKS[check](cat, renv, index, other_process=other_process(what))
+    else:
+        CHECKS[check](cat, renv, index)

@@ -3,6 +3,15 @@
 Any YAML file named `registry*.yaml` given to pytest (or named by `--rlhub-registry`) is
 collected as one test per (environment, check, task index). Plugin authors point pytest at
 their own registry fragment and get every check for free.
+
+In parallel (`pytest registry.yaml -n auto`, pytest-xdist) the distribution defaults to
+`--dist loadscope`, and a check's scope is its environment (`registry.yaml::<env id>`), so each
+environment is checked on one worker: its verdicts are memoised there and shared between its
+checks, and that worker's second interpreter (`other_process`) computes what the
+other-process checks need for that environment's labels only. (Not `loadgroup`: pytest-xdist
+3.8 cannot rename node ids under pytest 9, so its groups silently do nothing.) The summary
+names the slowest environments; `--rlhub-progress` shows environments done / total on stderr
+(`rlhub check` sets it).
 """
 
 from __future__ import annotations
@@ -11,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from .library import CHECKS, CheckFailed, CheckSkipped, in_other_process
+from .library import CHECKS, CheckFailed, CheckSkipped, planned, run_check
+from .other_process import EnvAnswers
+from .progress import CheckProgress
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -20,17 +31,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect checks from this registry file (repeatable)")
     group.addoption("--rlhub-select", metavar="GLOB", help="only environments matching GLOB")
     group.addoption("--rlhub-seeds", type=int, default=2, metavar="N", help="task indices checked per environment")
+    group.addoption("--rlhub-progress", action="store_true",
+                    help="show environments done / total, failures and rate on stderr (instead of a dot per check)")
+
+
+def _is_registry(path: Path, explicit: list[str]) -> bool:
+    if any(Path(p).resolve() == path.resolve() for p in explicit):
+        return True
+    return path.suffix in (".yaml", ".yml") and path.name.startswith("registry")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    is_explicit = any(Path(p).resolve() == file_path.resolve() for p in parent.config.getoption("rlhub_registry"))
-    if is_explicit or (file_path.suffix in (".yaml", ".yml") and file_path.name.startswith("registry")):
+    if _is_registry(file_path, parent.config.getoption("rlhub_registry")):
         return RegistryFile.from_parent(parent, path=file_path)
     return None
 
 
-# Checks that compare against a second interpreter, and what they need from it.
-OTHER_PROCESS_CHECKS = {"digests": "generation_deterministic", "references": "reference_fresh_process"}
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """With xdist workers and no --dist given, registry checks are scheduled by scope: one
+    environment (`registry.yaml::<env id>`) at a time per worker."""
+    if not config.pluginmanager.hasplugin("xdist") or not config.getoption("numprocesses", None):
+        return
+    given = config.invocation_params.args
+    if any(str(a).startswith(("--dist", "-d")) for a in given):
+        return
+    if any(_is_registry(Path(str(a).split("::")[0]), config.getoption("rlhub_registry")) for a in config.args):
+        config.option.dist = "loadscope"
 
 
 class RegistryFile(pytest.File):
@@ -44,23 +71,11 @@ class RegistryFile(pytest.File):
         except UserError as exc:
             raise self.CollectError(str(exc)) from None
         seeds = self.config.getoption("rlhub_seeds")
-        self._other_process: dict[str, dict] = {}
-        for renv in envs:
-            n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
-            for name in CHECKS:
-                for index in range(n):
-                    yield CheckItem.from_parent(self, name=f"{renv.id}::{name}[{index}]",
-                                                renv=renv, check=name, index=index)
-
-    def other_process(self, what: str) -> dict:
-        """`what` ("digests", "references") for every label of this file that a collected check
-        needs, computed once in a second interpreter on first need."""
-        if what not in self._other_process:
-            check = OTHER_PROCESS_CHECKS[what]
-            labels = sorted({i.label for i in self.session.items
-                             if isinstance(i, CheckItem) and i.parent is self and i.check == check})
-            self._other_process[what] = in_other_process(str(self.path), labels, what)
-        return self._other_process[what]
+        self.answers = EnvAnswers(str(self.path), seeds)  # the second interpreter starts on first need
+        self.config.add_cleanup(self.answers.close)
+        for renv in envs:  # the node id's scope, `registry.yaml::<env id>`, keeps an environment on one worker
+            for name, index in planned(renv, seeds):
+                yield CheckItem.from_parent(self, name=f"{renv.id}::{name}[{index}]", renv=renv, check=name, index=index)
 
     class CollectError(Exception):
         pass
@@ -79,13 +94,9 @@ class CheckItem(pytest.Item):
         self.add_marker(getattr(pytest.mark, f"rlhub_{check}"))
 
     def runtest(self) -> None:
-        cat = self.parent.catalog
         try:
-            what = next((w for w, c in OTHER_PROCESS_CHECKS.items() if c == self.check), None)
-            if what:
-                CHECKS[self.check](cat, self.renv, self.index, other_process=self.parent.other_process(what))
-            else:
-                CHECKS[self.check](cat, self.renv, self.index)
+            run_check(self.parent.catalog, self.renv, self.check, self.index,
+                      lambda what: self.parent.answers.get(self.renv, what))
         except CheckSkipped as exc:
             pytest.skip(str(exc))
 
@@ -101,3 +112,5 @@ class CheckItem(pytest.Item):
 def pytest_configure(config: pytest.Config) -> None:
     for name in CHECKS:
         config.addinivalue_line("markers", f"rlhub_{name}: rlhub verifier check '{name}'")
+    if not hasattr(config, "workerinput"):  # the controller (or a run without workers) reports
+        config.pluginmanager.register(CheckProgress(config, bar=config.getoption("rlhub_progress")), "rlhub-progress")

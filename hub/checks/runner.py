@@ -1,33 +1,62 @@
-"""`rlhub check`: pytest over a registry file with the rlhub plugin, and a summary of what it found."""
+"""`rlhub check`: pytest over a registry file with the rlhub plugin, spread over worker processes
+with pytest-xdist (or over a Ray cluster: `ray_runner`), and a summary of what it found."""
 
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import sys
 
+from .summary import Summary
+
+
+def worker_count(workers: int | str, n_envs: int) -> int:
+    """Worker processes for `n_envs` environments: "auto" is every core this process may use;
+    never more workers than environments, and 0 (checks in this process) for a single one."""
+    n = len(os.sched_getaffinity(0)) if workers == "auto" else int(workers)
+    n = min(n, n_envs)
+    return 0 if n <= 1 else n
+
 
 def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
-               verbose: bool = False, json_out: bool = False, workers: int = 0) -> int:
-    """`rlhub check`: pytest over the registry file with the rlhub plugin."""
+               verbose: bool = False, json_out: bool = False, workers: int | str = "auto",
+               ray_address: str | None = None) -> int:
+    """`rlhub check`: exit 0 if every check holds, 1 if one failed, 2 for bad input."""
     import pytest
 
+    from ..config.catalog import Catalog
+    from ..core.errors import UserError
+
+    if ray_address:  # a bad registry or selection stops there, with its reason (exit 2)
+        from ..config.registry import default_sources
+        from .ray_runner import run_on_ray
+
+        sources = [registry] if registry else default_sources()  # the actors' cwd is not ours: a path, or the
+        target = str(sources[0]) if len(sources) == 1 else None  # installed plugins' union (None) on every node
+        return run_on_ray(ray_address, target, select, seeds, fail_fast=fail_fast, verbose=verbose).finish(json_out)
     paths = registry_files(registry, select)
     print(f"rlhub: registry: {', '.join(paths)}", file=sys.stderr)
+    try:
+        n = worker_count(workers, sum(len(Catalog.load(p).select(select)) if select else len(Catalog.load(p).envs)
+                                      for p in paths))
+    except UserError:
+        n = 0  # pytest reports it, as a collection error naming file and line
     args = [*paths, *(f"--rlhub-registry={p}" for p in paths), f"--rlhub-seeds={seeds}", "-p", "no:cacheprovider",
             "-W", "ignore::pytest.PytestAssertRewriteWarning",  # hub is imported before pytest starts: expected
             "--rootdir", os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in paths]) or "."]
+    if not verbose:  # our progress line, in place of pytest's dots and percentages
+        args += ["--rlhub-progress", "-o", "console_output_style=classic"]
+    if n:
+        args += ["-n", str(n), "--dist", "loadscope"]  # one environment per worker at a time
     if select:
         args.append(f"--rlhub-select={select}")
     if fail_fast:
         args.append("-x")
     args.append("-v" if verbose else "-q")
-    summary = _Summary()
+    summary = Summary(workers=n)
     code = pytest.main(args, plugins=[summary])
-    if json_out:
-        print(json.dumps({"exit_code": int(code), **summary.counts, "failures": summary.failures}))
-    return 0 if code == 0 else (2 if code in (3, 4) else 1)
+    summary.exit_code = 0 if code == 0 else (2 if code in (3, 4) else 1)
+    return summary.finish(json_out)
 
 
 def registry_files(registry: str | None, select: str | None) -> list[str]:
@@ -45,15 +74,3 @@ def registry_files(registry: str | None, select: str | None) -> list[str]:
     if not keep:
         Catalog.load(registry).select(select)  # raises the one-line error, with suggestions
     return keep
-
-
-class _Summary:
-    def __init__(self) -> None:
-        self.counts = {"passed": 0, "failed": 0, "skipped": 0}
-        self.failures: list[dict[str, str]] = []
-
-    def pytest_runtest_logreport(self, report) -> None:
-        if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
-            self.counts[report.outcome] = self.counts.get(report.outcome, 0) + 1
-            if report.failed:
-                self.failures.append({"check": report.nodeid, "message": str(report.longrepr)[-1000:]})

@@ -226,7 +226,7 @@ class Catalog:
         preset = self.plugins.presets.get(src.preset) if src.preset else None
         prepare = preset.prepare if preset is not None else None
         return EnvSpec(
-            id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where, prepare=prepare),
+            id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where, prepare_row=prepare),
             verifier=entry.verifier or entry.rubric[0].verifier, domain=src.domain or src.id.split("/", 1)[0],
             distribution="registry", version="0",
         )
@@ -338,6 +338,16 @@ class Catalog:
         task = renv.env.make_task(label.index)
         renv.verifier.hidden(task)  # a malformed task.hidden is the environment's bug: found here, named
         return task
+
+    def prepare(self, labels: list[Label | str | dict]) -> None:
+        """Tell each environment which of its tasks are about to be made (`Environment.prepare`),
+        so that their costly shared work starts in one batch."""
+        by_env: dict[str, list[int]] = {}
+        for label in labels:
+            label = label if isinstance(label, Label) else Label.parse(label)
+            by_env.setdefault(label.env, []).append(label.index)
+        for env_id, indices in by_env.items():
+            self.get(env_id).env.prepare(sorted(set(indices)))
 
     def reference(self, label: Label | str | dict) -> str:
         return self.task(label).reference

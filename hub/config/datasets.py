@@ -27,11 +27,11 @@ class _Row(dict):
 
 
 class DatasetEnvironment(Environment):
-    def __init__(self, env_id: str, source: DatasetSource, where: str = "", prepare=None) -> None:
+    def __init__(self, env_id: str, source: DatasetSource, where: str = "", prepare_row=None) -> None:
         super().__init__(env_id)
         self.source = source
         self.where = where
-        self.prepare = prepare  # a preset's row -> row (derived columns), applied before columns and templates
+        self.prepare_row = prepare_row  # a preset's row -> row (derived columns), applied before columns and templates
 
     @cached_property
     def rows(self):
@@ -52,8 +52,8 @@ class DatasetEnvironment(Environment):
         except Exception as exc:
             raise RegistryError(f"{self.where}: cannot load dataset for {self.id}: {type(exc).__name__}: {exc}") from None
         available = set(ds.column_names)
-        if self.prepare is not None and len(ds):  # columns a preset derives from each row count as there
-            available |= set(self.prepare(dict(ds[0])))
+        if self.prepare_row is not None and len(ds):  # columns a preset derives from each row count as there
+            available |= set(self.prepare_row(dict(ds[0])))
         missing = sorted(set(src.columns.values()) - available)
         if missing:
             raise RegistryError(
@@ -70,7 +70,7 @@ class DatasetEnvironment(Environment):
         return Label(env=self.id, row=index)
 
     def generate(self, rng: random.Random, index: int) -> Task:
-        row = _Row(self.prepare(dict(self.rows[index])) if self.prepare else self.rows[index])
+        row = _Row(self.prepare_row(dict(self.rows[index])) if self.prepare_row else self.rows[index])
         fields = {role: row[column] for role, column in self.source.columns.items()}
         prompt = fields.pop("prompt")
         given_reference = fields.pop("reference", None)  # the reference is not the verifier's data

@@ -102,6 +102,12 @@ class Environment:
     def label(self, index: int) -> Label:
         return Label(env=self.id, seed=index)
 
+    def prepare(self, indices: list[int]) -> None:
+        """Called with the indices of many tasks about to be made (a training dataset, a prompt
+        file), before `make_task` is called for each: start costly work they share in one batch
+        (render their images in parallel, say) without waiting for it. `make_task` must make
+        the same task with or without it. By default: nothing."""
+
     def generate(self, rng: random.Random, index: int) -> Task:  # pragma: no cover
         raise NotImplementedError
 

@@ -13,5 +13,9 @@ def prompt_record(catalog, label: str) -> dict[str, Any]:
 
 
 def prompt_records(catalog, labels: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """The records of `labels`, in order. The environments hear of every label first
+    (`Catalog.prepare`): costly shared work, such as drawing images, starts at once, in parallel."""
+    labels = list(labels)
+    catalog.prepare(labels)
     for label in labels:
         yield prompt_record(catalog, label)

@@ -1,29 +1,28 @@
-"""Prompt datasets for training runs, built from the registry with `datasets`.
+"""Prompt datasets for training runs, in the form OpenRLHF 0.11 reads, written with `datasets`.
 
-Records are `records.prompt_record`'s. The evaluation split is held out: no label in it appears
-in the training split.
+Every row has one shape, whatever the environment: `input` is chat messages whose contents are
+strings (OpenRLHF applies the model's chat template to them: `--data.apply_chat_template`), an
+image in a prompt is an `<image>` placeholder in the text, in order, and `images` lists the
+image files (`--data.image_key images`), empty for text prompts. So text prompts and
+vision-language prompts share one column type, in JSONL and Parquet alike. `label` and
+`datasource` are `records.prompt_record`'s. The evaluation split is held out: no label in it
+appears in the training split.
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from tqdm import tqdm
 
 from ..core.errors import UserError
+from ..core.task import Task
 from .promptfile import sampler_for
-from .records import prompt_records
 
 FORMATS = ("jsonl", "parquet")
-
-
-def _records(catalog, labels: list[str]) -> list[dict[str, Any]]:
-    out = list(prompt_records(catalog, labels))
-    # Parquet needs one type per column: if any prompt is chat messages, make them all messages.
-    if any(not isinstance(r["input"], str) for r in out):
-        for r in out:
-            if isinstance(r["input"], str):
-                r["input"] = [{"role": "user", "content": r["input"]}]
-    return out
+IMAGE = "<image>"  # OpenRLHF's placeholder: it turns "<image>text" into [{"type": "image"}, {"type": "text", ...}]
 
 
 def split_labels(catalog, n_train: int, n_eval: int, seed: int, select: str | None = None) -> tuple[list[str], list[str]]:
@@ -49,35 +48,68 @@ def split_labels(catalog, n_train: int, n_eval: int, seed: int, select: str | No
     return train, held
 
 
-def build(catalog, n_train: int, n_eval: int = 0, seed: int = 0, select: str | None = None):
-    """A `datasets.DatasetDict` with a `train` split and, if n_eval > 0, an `eval` split."""
-    from datasets import Dataset, DatasetDict
+def messages(task: Task) -> tuple[list[dict[str, str]], list[bytes]]:
+    """The task's prompt as chat messages with string contents (`<image>` where an image goes),
+    and its images in the order their placeholders appear."""
+    chat = [{"role": "user", "content": task.prompt}] if isinstance(task.prompt, str) else task.prompt
+    out, images = [], list(task.images)
+    for message in chat:
+        content = message.get("content", "")
+        if isinstance(content, list):  # multimodal parts: text, and images (by reference or inline URL)
+            content = "\n".join(IMAGE if part.get("type") in ("image", "image_url") else str(part.get("text", ""))
+                                for part in content)
+        out.append({"role": str(message.get("role", "user")), "content": str(content)})
+    placeholders = sum(m["content"].count(IMAGE) for m in out)
+    if placeholders != len(images):
+        raise UserError(f"{task.env_id}: the prompt has {placeholders} image(s) but the task carries {len(images)}: "
+                        "an environment's image parts and Task.images must match one to one")
+    return out, images
 
-    train, held = split_labels(catalog, n_train, n_eval, seed, select)
-    splits = {"train": Dataset.from_list(_records(catalog, train))}
-    if held:
-        splits["eval"] = Dataset.from_list(_records(catalog, held))
-    return DatasetDict(splits)
+
+def _features():
+    from datasets import Features, Sequence, Value
+
+    return Features({"input": [{"role": Value("string"), "content": Value("string")}],
+                     "images": Sequence(Value("string")), "label": Value("string"), "datasource": Value("string")})
 
 
-def write(dsets, out_dir: Path, fmt: str = "jsonl") -> dict[str, Path]:
-    """Write each split to `out_dir/<split>.<fmt>`; returns the paths by split."""
+def write(catalog, splits: dict[str, list[str]], out_dir: Path, fmt: str = "jsonl",
+          image_ref: Callable[[Path], str] = str) -> dict[str, dict[str, Any]]:
+    """Write each split's prompts to `out_dir/<split>.<fmt>` and their images to
+    `out_dir/images/<sha256>.png` (named in the rows by `image_ref(path)`). Returns, by split,
+    the path, the number of prompts and how many of them carry images."""
     if fmt not in FORMATS:
         raise UserError(f"dataset format {fmt!r}: expected one of {', '.join(FORMATS)}")
     import datasets
 
-    datasets.disable_progress_bars()  # a progress bar per tiny file is noise in `rlhub train`
+    datasets.disable_progress_bars()  # a bar per file is noise: one bar below covers the prompts
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {}
-    for name, ds in dsets.items():
+    images_dir = out_dir / "images"
+    every = [label for labels in splits.values() for label in labels]
+    catalog.prepare(every)  # costly shared work (drawings) starts now, for every split at once
+    bar = tqdm(total=len(every), desc="prompts", unit="prompt", disable=None, leave=False)
+    written = {}
+    for name, labels in splits.items():
+        rows = []
+        for label in labels:
+            task = catalog.task(label)
+            chat, images = messages(task)
+            refs = []
+            for png in images:
+                path = images_dir / f"{hashlib.sha256(png).hexdigest()}.png"
+                if not path.exists():
+                    images_dir.mkdir(exist_ok=True)
+                    path.write_bytes(png)
+                refs.append(image_ref(path))
+            rows.append({"input": chat, "images": refs, "label": label, "datasource": task.env_id})
+            bar.update()
         path = out_dir / f"{name}.{fmt}"
+        ds = datasets.Dataset.from_list(rows, features=_features())
         if fmt == "jsonl":
             ds.to_json(str(path), lines=True, force_ascii=False)
         else:
-            try:
-                ds.to_parquet(str(path))
-            except Exception as exc:  # Arrow cannot hold prompts whose message shapes differ
-                raise UserError(f"{path}: these prompts cannot share one Parquet column ({type(exc).__name__}: "
-                                f"{str(exc)[:200]}); write format: jsonl instead") from None
-        paths[name] = path
-    return paths
+            ds.to_parquet(str(path))
+        written[name] = {"path": path, "prompts": len(rows), "with_images": sum(1 for r in rows if r["images"]),
+                         "max_images": max((len(r["images"]) for r in rows), default=0)}
+    bar.close()
+    return written

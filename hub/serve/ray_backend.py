@@ -51,6 +51,33 @@ class VerifierWorker:
         return {**outcome.to_dict(), "node": self.node}
 
 
+def connect(address: str | None, log_to_driver: bool = True) -> bool:
+    """Join the Ray cluster at `address` (or start a local one) unless this process already has;
+    True if this call did (and so should `ray.shutdown()` at the end)."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, configure_logging=False,
+             log_to_driver=log_to_driver)
+    return True
+
+
+def alive_nodes() -> list[dict]:
+    """The cluster's live nodes, as `ray.nodes()` describes them (NodeID, Resources, ...)."""
+    import ray
+
+    return [n for n in ray.nodes() if n["Alive"]]
+
+
+def pinned(remote_cls: Any, node: str, **options: Any) -> Any:
+    """`remote_cls` to be started on `node` and nowhere else (a soft affinity lets Ray put every
+    actor on one node); `options` as `ray.remote(...).options` takes them."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    return remote_cls.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False), **options)
+
+
 class _Actor:
     def __init__(self, handle: Any, kind: str, node: str) -> None:
         self.handle, self.kind, self.node = handle, kind, node
@@ -70,22 +97,17 @@ class RayBackend:
 
     async def start(self) -> None:
         import ray
-        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        if not ray.is_initialized():
-            ray.init(address=self.config.ray_address, include_dashboard=False, logging_level=logging.WARNING,
-                     configure_logging=False)
-            self._started_ray = True
-        nodes = [n["NodeID"] for n in ray.nodes() if n["Alive"]]
+        self._started_ray = connect(self.config.ray_address)
+        nodes = [n["NodeID"] for n in alive_nodes()]
         remote_cls = ray.remote(VerifierWorker)
         for kind in self.kinds:
             pool = self.pools[kind] = []
             for node in nodes:
                 for _ in range(self.config.ray_actors_per_node):
-                    handle = remote_cls.options(
-                        num_cpus=self.config.ray_actor_cpus, max_concurrency=self.config.ray_actor_concurrency,
-                        max_restarts=-1, max_task_retries=0,
-                        scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False),
+                    handle = pinned(
+                        remote_cls, node, num_cpus=self.config.ray_actor_cpus,
+                        max_concurrency=self.config.ray_actor_concurrency, max_restarts=-1, max_task_retries=0,
                     ).remote(self.config.registry, self.config.plugins, kind, self.config.log_level, self.config.policy())
                     pool.append(_Actor(handle, kind, node))
         everyone = [a for pool in self.pools.values() for a in pool]

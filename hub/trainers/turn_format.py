@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 
 from ..core.errors import UserError
 
+TURN_FORMAT_ENV = "RLHUB_TURN_FORMAT"  # the variable the agent file reads: chatml | llama3 | plain | JSON
+
 
 @dataclass(frozen=True)
 class TurnFormat:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -13,6 +12,8 @@ import pytest
 
 pytest.importorskip("olah", reason="the loopback Hub needs olah (pip install olah)")
 from hubserver import LocalHub  # noqa: E402
+
+from hub.testing.pyenv import overlay_venv  # noqa: E402
 
 PLUGIN = {
     "pyproject.toml": """
@@ -56,13 +57,12 @@ def hub_server(tmp_path_factory):
 
 
 class Machine:
-    """A separate Python environment (venv over this one's packages) with its own caches."""
+    """A separate Python environment (a venv over this one's packages, system Python or venv alike)
+    with its own caches."""
 
     def __init__(self, root: Path, hub: LocalHub) -> None:
         self.root = root
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(root / "venv")],
-                       check=True)
-        self.python = str(root / "venv" / "bin" / "python")
+        self.python = str(overlay_venv(root / "venv"))
         self.env = {**os.environ, "HF_ENDPOINT": hub.endpoint, "HF_HOME": str(root / "hf"), "HF_TOKEN": "hf_test",
                     "RLHUB_HOME": str(root / "rlhub"), "HF_HUB_DISABLE_TELEMETRY": "1", "PYTHONPATH": ""}
 

@@ -218,11 +218,10 @@ def test_refuses_without_bwrap(monkeypatch, tmp_path):
 def test_refuses_a_python_environment_under_tmp(tmp_path):
     # tmp_path lives under /tmp: a venv there would vanish behind each task's private /tmp
     import subprocess
-    import sys
 
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(tmp_path / "venv")],
-                   check=True)
-    out = subprocess.run([str(tmp_path / "venv" / "bin" / "python"), "-c",
+    from hub.testing.pyenv import overlay_venv
+
+    out = subprocess.run([str(overlay_venv(tmp_path / "venv")), "-c",
                           "from hub.sandbox import get_sandbox; get_sandbox()"], capture_output=True, text=True)
     assert out.returncode != 0 and "create the virtual environment elsewhere" in out.stderr
 

@@ -8,30 +8,18 @@ import pytest
 import requests
 
 ray = pytest.importorskip("ray")
-from ray.cluster_utils import Cluster  # noqa: E402
+
+from hub.testing.raycluster import local_cluster  # noqa: E402
 
 from .helpers import batch, metric, post, queue_state  # noqa: E402
 
 MEDIUM, SLOW, FAST = "synthetic/medium-v1", "synthetic/slow-v1", "synthetic/fast-v1"
-NODE = {"num_cpus": 1, "object_store_memory": 80 * 2**20}
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
-    worker = c.add_node(**NODE)
-    c.wait_for_nodes()
-    ray.init(address=c.address, include_dashboard=False)
-    # wait until the worker node really takes work (a node registers before it can run actors)
-    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
-    node_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeManagerPort"] == worker.node_manager_port)
-    probe = ray.remote(num_cpus=0)(lambda: ray.get_runtime_context().get_node_id())
-    assert ray.get(probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False)).remote(),
-                   timeout=120) == node_id
-    yield c, worker
-    ray.shutdown()
-    c.shutdown()
+    with local_cluster(workers=1) as (c, [worker]):
+        yield c, worker
 
 
 @pytest.fixture(scope="module")

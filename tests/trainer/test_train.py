@@ -46,9 +46,9 @@ def test_dry_run_writes_a_held_out_split_and_a_working_reward_file(tmp_path, cap
     executor = SingleTurnAgentExecutor(remote_rm_url=reward_file)
     for row in train[:3]:
         task = cat.task(row["label"])
-        engine = ScriptedEngine(tokenizer, {row["input"]: [task.reference]})
-        prompt = tokenizer.apply_chat_template([{"role": "user", "content": row["input"]}], tokenize=False,
-                                               add_generation_prompt=True)
+        assert row["input"] == [{"role": "user", "content": task.prompt}] and row["images"] == []
+        engine = ScriptedEngine(tokenizer, {task.prompt: [task.reference]})
+        prompt = tokenizer.apply_chat_template(row["input"], tokenize=False, add_generation_prompt=True)
         out = asyncio.run(executor.execute(prompt, row["label"], sampling_params(32), 2048, tokenizer, engine))
         assert out["reward"] == [1.0]
 

@@ -11,22 +11,44 @@ DESCRIPTION = """\
 For every selected environment: the reference earns full reward (also in a fresh process); empty,
 malformed and wrong answers (by kind and size) do not, nor do the verifier's reward hacks; other
 forms of a right answer do; generation and verification are deterministic; the prompt does not
-leak the answer. Exit 0 only if all hold. Same as `pytest registry.yaml`."""
+leak the answer. Exit 0 only if all hold. Same as `pytest registry.yaml`.
+
+The checks run on every core (pytest-xdist: `-n auto`, the default), one environment per worker
+at a time, so its checks share verdicts; `-n 0` runs them in this process. Progress (environments
+done / total, failed checks, rate) goes to stderr; the summary names the ten slowest environments.
+`--ray ADDRESS` spreads the environments over a Ray cluster instead (actors on every node, each
+with its own warm sandbox pool), with the same results and exit code."""
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from ...checks.runner import run_checks
 
     return run_checks(registry=args.registry, select=selected(args), seeds=args.seeds, fail_fast=args.exitfirst,
-                      verbose=args.verbose, json_out=args.json, workers=args.workers)
+                      verbose=args.verbose, json_out=args.json, workers=args.workers, ray_address=args.ray)
+
+
+def workers(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 'auto' or a number of worker processes (0: in this process), got {text!r}")
+    return n
 
 
 @hookimpl
 def rlhub_register_commands(subparsers):
     p = add_verb(subparsers, "check", cmd_check, "run the verifier checks (pytest) for the selected environments",
-                 DESCRIPTION, epilog="examples:\n  rlhub check 'arith/*'\n  rlhub check --select 'cad/plate-*' --seeds 1 -x")
+                 DESCRIPTION, epilog="examples:\n  rlhub check 'arith/*'\n  rlhub check --select 'cad/plate-*' --seeds 1 -x\n"
+                         "  rlhub check -n 4 --json                # four worker processes, a JSON summary line\n"
+                         "  rlhub check --ray 127.0.0.1:6379       # on a running Ray cluster (`ray start --head`)")
     add_select(p)
     p.add_argument("--seeds", type=int, default=2, help="tasks checked per environment (default 2)")
     p.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per check")
-    p.add_argument("-n", "--workers", type=int, default=0, help="reserved: parallel workers (0 = in process)")
+    p.add_argument("-n", "--workers", type=workers, default="auto", metavar="auto|N",
+                   help="worker processes (default auto: one per core, at most one per environment; 0: in this process)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run on the Ray cluster at ADDRESS (as `ray.init(address=...)` takes it)")

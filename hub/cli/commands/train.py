@@ -45,6 +45,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         print(f"# run directory: {summary['run_dir']} ({summary['mode']} rewards; "
               + ", ".join(f"{k}: {n} prompts" for k, n in summary["splits"].items()) + ")")
+        print("".join(f"#   {name}: {what}\n" for name, what in summary["files"].items()), end="")
         print("# checked against OpenRLHF's parser and checks" if summary["validated"] else "# not validated")
         print("".join(f"{k}={shlex.quote(v)} " for k, v in summary["env"].items()) + shlex.join(summary["command"]))
     if args.dry_run:

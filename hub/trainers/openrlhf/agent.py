@@ -20,9 +20,8 @@ from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
 from ...rewards import FLAGS, PROMPT_MISMATCH, cut_response, log_key
 from .reward import catalog, env_float, policy
-from ..turn_format import TurnFormat
+from ..turn_format import TURN_FORMAT_ENV, TurnFormat
 
-TURN_FORMAT_ENV = "RLHUB_TURN_FORMAT"  # chatml | llama3 | plain | JSON (see hub.trainers.turn_format)
 STEP_TIMEOUT_ENV = "RLHUB_STEP_TIMEOUT_S"  # seconds one environment step may take
 WORKERS_ENV = "RLHUB_AGENT_WORKERS"  # threads for environment calls in this process
 

@@ -128,7 +128,8 @@ def turn_format_for(run: RunConfig, strict: bool) -> tuple[str, str | None]:
 def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     """Write the run directory and build the command. Returns a summary with `argv`."""
     from ...config.catalog import Catalog
-    from . import agent as openrlhf_agent, reward as openrlhf_reward
+    from . import reward as openrlhf_reward  # not .agent: that imports torch, for nothing a launch needs
+    from ..turn_format import TURN_FORMAT_ENV
     from ...mixture import splits as promptsets
 
     registry = (base / run.registry).resolve()
@@ -146,11 +147,20 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     env = {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)}
     warnings = []
     if mode == "agent":
-        env[openrlhf_agent.TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run)
+        env[TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run)
         warnings += [warn] if warn else []
 
-    dsets = promptsets.build(catalog, run.mixture.train_prompts, run.mixture.eval_prompts, run.mixture.seed, run.mixture.select)
-    paths = promptsets.write(dsets, out, run.mixture.format)
+    train, held = promptsets.split_labels(catalog, run.mixture.train_prompts, run.mixture.eval_prompts,
+                                          run.mixture.seed, run.mixture.select)
+    written = promptsets.write(catalog, {"train": train, **({"eval": held} if held else {})}, out,
+                               run.mixture.format, image_ref=ref)
+    paths = {name: w["path"] for name, w in written.items()}
+    max_images = max(w["max_images"] for w in written.values())
+    if max_images:
+        with_images = sum(w["with_images"] for w in written.values())
+        warnings.append(f"{with_images} prompts carry images (--data.max_images_per_prompt {max_images}): "
+                        f"the model must be a vision-language model, or leave image environments out "
+                        f"(mixture.select, or the registry)")
     algo = run.algorithm
     args: dict[str, Any] = {
         "--actor.model_name_or_path": run.model,
@@ -160,7 +170,9 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
         "--train.colocate_all": True, "--vllm.enable_sleep": True, "--ds.enable_sleep": True,
         "--vllm.gpu_memory_utilization": 0.6,
         "--data.prompt_dataset": ref(paths["train"]), "--data.input_key": "input", "--data.label_key": "label",
+        # rows are chat messages with string contents, images as files: see hub.mixture.splits
         "--data.apply_chat_template": True, "--data.max_len": algo.max_len,
+        "--data.image_key": "images", "--data.max_images_per_prompt": max_images or None,
         "--rollout.max_new_tokens": algo.max_new_tokens, "--rollout.batch_size": algo.rollout_batch_size,
         "--rollout.n_samples_per_prompt": algo.n_samples_per_prompt, "--rollout.temperature": algo.temperature,
         "--train.batch_size": algo.train_batch_size, "--train.num_episodes": algo.episodes,
@@ -194,8 +206,16 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     (out / "command.sh").write_text("#!/usr/bin/env bash\n" + "".join(f"export {k}={shlex.quote(v)}\n" for k, v in env.items())
                                     + shlex.join(command) + "\n")
     (out / "run.json").write_text(run.model_dump_json(indent=2))
+    files = {name: f"{w['path']} ({w['prompts']} prompts" + (f", {w['with_images']} with images)" if w["with_images"] else ")")
+             for name, w in written.items()}
+    if max_images:
+        files["images"] = str(out / "images")
+    for name in ("agent_func.py", "reward_func.py", "command.sh", "run.json"):
+        if (out / name).exists():
+            files[name.split(".")[0]] = str(out / name)
     return {"run_dir": str(out), "mode": mode, "argv": argv, "command": command, "env": env,
-            "splits": {k: len(v) for k, v in dsets.items()}, "warnings": warnings}
+            "splits": {k: w["prompts"] for k, w in written.items()},
+            "files": files, "warnings": warnings}
 
 
 def launch(summary: dict[str, Any]) -> int:

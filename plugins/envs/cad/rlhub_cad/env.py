@@ -28,6 +28,20 @@ class CadEnvironment(Environment):
                 return p
         raise RuntimeError(f"{self.id}: no valid parameters after {_MAX_TRIES} tries: {self.family.violations(p)}")
 
+    def drawn_script(self, index: int) -> str:
+        """The script of the part task `index`'s image shows (the first draw of `generate`)."""
+        from hub import rng_for
+
+        return self.family.script(self.sample(rng_for(self.id, index)))
+
+    def prepare(self, indices: list[int]) -> None:
+        """Image tasks: start drawing every reference part at once (the warm renderer draws them
+        in parallel while the caller makes other tasks)."""
+        if self.kind == "image":
+            from .render import submit
+
+            submit([self.drawn_script(i) for i in indices])
+
     def generate(self, rng: random.Random, index: int) -> Task:
         fam = self.family
         built = KINDS[self.kind](fam, self.sample(rng), rng)
