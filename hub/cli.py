@@ -113,9 +113,32 @@ def _read_response(path: str) -> str:
         raise UserError(f"--response-file {path}: cannot read: {exc.strerror}") from None
 
 
+class _Drawing:
+    """A verifier seen through its optional `render(task, response, path, ctx) -> Verdict`, so
+    that `grade` still turns its crash into "no verdict"."""
+
+    def __init__(self, verifier, path: str) -> None:
+        self.verifier, self.path, self.name = verifier, path, verifier.name
+
+    def verify(self, task, response, ctx):
+        return self.verifier.render(task, response, self.path, ctx)
+
+
+def _render(cat, label: str, response: str, path: str):
+    from .task import Label
+    from .verifier import VerifyContext, grade
+
+    parsed = Label.parse(label)
+    renv = cat.get(parsed.env)
+    if not callable(getattr(renv.verifier, "render", None)):
+        raise UserError(f"--render: verifier {renv.identity.name!r} of {parsed.env} draws no pictures")
+    return grade(_Drawing(renv.verifier, path), renv.identity, cat.task(parsed), response, VerifyContext(profile=renv.profile))
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     response = _read_response(args.response_file)
-    verdict = catalog(args).verify(args.label, response)
+    cat = catalog(args)
+    verdict = _render(cat, args.label, response, args.render) if args.render else cat.verify(args.label, response)
     out = {"reward": verdict.reward, "passed": verdict.passed, "details": {**verdict.details, "components": verdict.components}}
     if verdict.verifier:
         out["verifier"] = verdict.to_dict()["verifier"]
@@ -196,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
             "exit 0: passed; 1: not passed; 2: bad input; 3: no verdict (the verifier failed).")
     p.add_argument("--label", required=True, help='e.g. \'{"env": "arith/add-v1", "seed": 3}\'')
     p.add_argument("--response-file", required=True, metavar="FILE", help="the model's response ('-' for stdin)")
+    p.add_argument("--render", metavar="PATH.png", help="also draw the verdict (verifiers that can, e.g. mesh_iou: "
+                   "reference and candidate side by side, mismatched features marked)")
 
     p = add("reference", cmd_reference, "print the reference solution, written as a model's response")
     p.add_argument("--label", required=True)

@@ -52,11 +52,11 @@ def validate(shape, max_faces: int) -> dict:
     n_faces = sum(1 for _ in _sub_shapes(shape, TopAbs_FACE))
     if n_faces > max_faces:
         raise TooComplex(f"the part has {n_faces} faces; the limit is {max_faces}")
-    if not BRepCheck_Analyzer(shape).IsValid():
-        raise InvalidSolid("the B-rep is invalid (BRepCheck failed: self-intersection or broken topology)")
     shells = list(_sub_shapes(solids[0], TopAbs_SHELL))
     if any(not BRep_Tool.IsClosed_s(s) for s in shells):
         raise InvalidSolid("the solid's shell is open (not watertight)")
+    if not BRepCheck_Analyzer(shape).IsValid():
+        raise InvalidSolid("the B-rep is invalid (BRepCheck failed: self-intersection or broken topology)")
     props = GProp_GProps()
     BRepGProp.VolumeProperties_s(shape, props)
     volume = props.Mass()

@@ -228,11 +228,15 @@ class MeshIoU(Verifier):
         return part
 
     def verify(self, task, response: str, ctx) -> Verdict:
+        return self._verify(task, response, ctx)[0]
+
+    def _verify(self, task, response: str, ctx) -> tuple[Verdict, Part | None, Part | None]:
+        """The verdict, with the parts it was read from (for pictures)."""
         mode, grade = self._options(task)
         t0 = time.perf_counter()
         cand = self.candidate(task, response, ctx)
         if isinstance(cand, Verdict):
-            return cand
+            return cand, None, None
         t1 = time.perf_counter()
         ref = self.reference(task, ctx)
         t2 = time.perf_counter()
@@ -240,7 +244,7 @@ class MeshIoU(Verifier):
         verdict.details["timing_s"] = {"build": round(t1 - t0, 4), **cand.timing, "reference": round(t2 - t1, 4),
                                        "compare": round(time.perf_counter() - t2, 4),
                                        "runner": cand.built.get("timings", {})}
-        return verdict
+        return verdict, ref, cand
 
     def grade(self, ref: Part, cand: Part, mode: str = "none", grade: grading.Grading | None = None) -> Verdict:
         """The verdict on a built candidate against the reference (both runner outputs)."""
@@ -299,16 +303,14 @@ class MeshIoU(Verifier):
 
         return hacks_for(task, self.config)
 
-    def render(self, task, response: str, path: str, ctx) -> dict:
-        """Write a PNG: reference and candidate side by side from the same views, mismatched
-        features marked. Returns the verdict's dict (the image shows what it names)."""
+    def render(self, task, response: str, path: str, ctx) -> Verdict:
+        """Grade the response and write a PNG to `path`: reference and candidate side by side from
+        the same views, the mismatched features marked. Returns the verdict the picture shows."""
         from .render import render_pair
 
-        verdict = self.verify(task, response, ctx)
-        cand = self.candidate(task, response, ctx)
-        ref = self.reference(task, ctx)
-        render_pair(ref, cand if isinstance(cand, Part) else None, verdict, path)
-        return verdict.to_dict()
+        verdict, ref, cand = self._verify(task, response, ctx)
+        render_pair(ref if ref is not None else self.reference(task, ctx), cand, verdict, path)
+        return verdict
 
 
 def _mesh_props(mesh: "PartMesh", props: dict, scale: float) -> dict:
