@@ -265,6 +265,7 @@ class Extractor:
         self.edge_faces = TopTools_IndexedDataMapOfShapeListOfShape()
         TopExp.MapShapesAndAncestors_s(shape, TopAbs_EDGE, TopAbs_FACE, self.edge_faces)
         self.used: set[int] = set()
+        self._planes_by_axis: dict | None = None
         self.features: list[dict] = []
         self.form: list[dict] = []
 
@@ -345,8 +346,13 @@ class Extractor:
         """Flat faces across the bore (cbore shoulders, blind ends), by the stack's axial range."""
         d, foot = stack[0].dir, stack[0].foot
         found = []
-        for f in self.faces:
-            if f.kind != "plane" or f.index in self.used or abs(abs(_dot(f.dir, d)) - 1) > 1e-6:
+        if self._planes_by_axis is None:  # flat faces by the line of their normal: a hole asks once
+            self._planes_by_axis = {}
+            for f in self.faces:
+                if f.kind == "plane":
+                    self._planes_by_axis.setdefault(tuple(round(c, 4) for c in _canon(f.dir)), []).append(f)
+        for f in self._planes_by_axis.get(tuple(round(c, 4) for c in d), ()):
+            if f.index in self.used or abs(abs(_dot(f.dir, d)) - 1) > 1e-6:
                 continue
             t = f.offset * (1 if _dot(f.dir, d) > 0 else -1)
             if not t_lo - self.eps * 10 <= t <= t_hi + self.eps * 10:
