@@ -360,7 +360,7 @@ def _bbox_and_volume(ref: dict, cand: dict, s: Scales) -> tuple[float, list[Mism
 
 def compare(ref: dict, cand: dict, grading: Grading) -> Comparison:
     """`ref` and `cand` are runner outputs (props, features, form), in one frame. Mismatches come
-    features first (what a machinist names), then the overall size and volume, then the faces."""
+    overall size first, then features (what a machinist names), then the volume and the faces."""
     s = Scales(grading, ref["props"])
     size_score, size_mismatches = _bbox_and_volume(ref["props"], cand["props"], s)
     scores, found, counts = {}, {}, {}
@@ -375,7 +375,8 @@ def compare(ref: dict, cand: dict, grading: Grading) -> Comparison:
         scores[group] = (total, slots)
     features = scores["features"][0] / scores["features"][1] if scores["features"][1] else 1.0
     form = (size_score + scores["form"][0]) / (7 + scores["form"][1])  # 6 box coordinates and the volume
-    mismatches = found["features"] + size_mismatches + found["form"]
+    extents = [m for m in size_mismatches if m.what == "size"]
+    mismatches = extents + found["features"] + [m for m in size_mismatches if m.what != "size"] + found["form"]
     return Comparison(form=form, features=features, passed=not any(m.required for m in mismatches),
                       mismatches=mismatches, counts=counts)
 
