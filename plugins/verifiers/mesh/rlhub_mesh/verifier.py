@@ -212,11 +212,13 @@ class MeshIoU(Verifier):
         if not script:
             return self._gate("no_code", "the response holds no code")
         try:  # vetted here first so forbidden scripts never cost a sandbox run
-            policy.check_script(script)
+            tree = policy.check_script(script)
         except SyntaxError as exc:
             return self._gate("syntax", f"SyntaxError: {exc.msg} (line {exc.lineno})")
         except (policy.PolicyViolation, ValueError) as exc:
             return self._gate("policy", str(exc))
+        if not policy.assigns_result(tree):
+            return self._gate("result", "the script never assigns a variable named `result`")
         try:
             t = time.perf_counter()
             built = self._run(ctx, script, "teeth" in self._hints(task))

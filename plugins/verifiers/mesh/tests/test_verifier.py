@@ -90,7 +90,8 @@ def test_gate_ordering(verifier, ctx):
     ("import cadquery as cq\nresult = cq.Workplane().box(1, 1, 1).union(cq.Workplane().box(1, 1, 1).translate((5, 0, 0)))", "invalid"),
     ("import cadquery as cq\nresult = 42", "invalid"),
     ("import cadquery as cq\nresult = cq.Workplane().rect(2, 2)", "invalid"),
-    ("raise SystemExit(0)", "error"),
+    ("raise SystemExit(0)", "result"),  # never assigns `result`: graded on the host, no sandbox run
+    ("result = 1\nraise SystemExit(0)", "error"),
     ("import cadquery as cq\nresult = cq.Workplane().box(1, 1, 1)\nraise KeyboardInterrupt", "error"),
     ("def f(n):\n    return f(n + 1)\nresult = f(0)", "error"),
     ("result = (", "syntax"),
