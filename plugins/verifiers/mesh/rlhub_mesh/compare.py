@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .grading import FORM_KINDS, Grading
+from .grading import Grading
 
 GATE = 0.25  # features pair up only within a quarter of the part's size of each other
 WRONG_PROPERTY = 0.25  # score factor for a wrong discrete property

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-FEATURE_KINDS = ("hole", "slot", "fillet", "arc", "cone", "bore", "sphere", "teeth")
-FORM_KINDS = ("plane", "boss", "cone", "torus", "sphere", "arc", "surface")
+FEATURE_KINDS = ("hole", "slot", "fillet", "arc", "cone", "bore", "sphere", "teeth")  # what `require` may name
 
 
 class Grading(BaseModel):
@@ -33,6 +32,14 @@ class Grading(BaseModel):
     size_rel: float = Field(0.35, ge=0, description="normalised: feature sizes within this fraction of the reference's")
     require: tuple[str, ...] = Field(("hole", "slot", "bore", "teeth"), description="normalised: kinds that must match")
     entry: bool = Field(True, description="normalised: holes must open on the reference's face")
+
+    @field_validator("require")
+    @classmethod
+    def _known(cls, kinds: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [k for k in kinds if k not in FEATURE_KINDS]
+        if unknown:
+            raise ValueError(f"unknown feature kind(s) {unknown}; known: {list(FEATURE_KINDS)}")
+        return kinds
 
     def tol(self, size: float) -> float:
         return max(self.tol_mm, self.tol_rel * size)

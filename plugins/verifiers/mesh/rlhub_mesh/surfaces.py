@@ -243,12 +243,12 @@ class _Run:
         self.t0, self.t1 = min(f.t0 for f in faces), max(f.t1 for f in faces)
         self.span = min(2 * math.pi, sum(f.span for f in faces))
         self.full = self.span >= FULL_TURN
+        self.mid = f0.mid  # a point on it (which side of its axis a half cylinder lies)
         if self.kind == "cylinder":
             self.ra = self.rb = f0.radius
         else:
             lo, hi = min(faces, key=lambda f: f.t0), max(faces, key=lambda f: f.t1)
             self.ra, self.rb, self.semi_angle = lo.ra, hi.rb, f0.semi_angle
-        self.mid = faces[0].mid
 
     def point(self, t):
         return _add(self.foot, _mul(self.dir, t))
@@ -446,21 +446,21 @@ class Extractor:
             mid = run.point((run.t0 + run.t1) / 2)
             if not run.full and any(self.tangent_edges(f) >= 2 for f in run.faces):
                 self.features.append({"kind": "fillet", "surface": "cylinder", "r": run.ra, "axis": _r(run.dir),
-                                      "at": _r(_closest_on(run, run.faces)), "convex": not run.concave})
+                                      "at": _r(_where_on(run)), "convex": not run.concave})
             elif run.full:  # a convex full turn (a concave one is a hole)
                 self.form.append({"kind": "boss", "axis": _r(run.dir), "foot": _r(run.foot), "d": 2 * run.ra,
                                   "span": [run.t0, run.t1], "at": _r(mid)})
             else:
                 (self.features if run.concave else self.form).append({
                     "kind": "arc", "axis": _r(run.dir), "foot": _r(run.foot), "r": run.ra, "span": [run.t0, run.t1],
-                    "sweep": math.degrees(run.span), "concave": run.concave, "at": _r(_closest_on(run, run.faces))})
+                    "sweep": math.degrees(run.span), "concave": run.concave, "at": _r(_where_on(run))})
 
     def _cone_record(self, run):
         self._take([run])
         r0, r1 = run.ra, run.rb
         record = {"kind": "cone", "axis": _r(run.dir), "foot": _r(run.foot), "r0": r0, "r1": r1,
                   "span": [run.t0, run.t1], "angle": math.degrees(2 * run.semi_angle), "concave": run.concave,
-                  "at": _r(_closest_on(run, run.faces))}
+                  "at": _r(_where_on(run))}
         (self.features if run.concave else self.form).append(record)
 
     def _cones(self, cones):
@@ -570,13 +570,13 @@ def _cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def _closest_on(run, faces):
+def _where_on(run):
     """Where a partial cylinder or cone is: on its axis at mid-length, pushed out to the surface
     in its mean direction (the same point however OCC split it into faces)."""
     t = (run.t0 + run.t1) / 2
     centre = run.point(t)
     radial = (0.0, 0.0, 0.0)
-    for f in faces:
+    for f in run.faces:
         rel = _sub(f.mid, run.foot)
         out = _unit(_sub(rel, _mul(run.dir, _dot(rel, run.dir))))
         radial = _add(radial, _mul(out, f.span))
