@@ -13,9 +13,9 @@ import sys
 
 
 def report(env_ids: list[str], seed: int = 0, registry: str | None = None) -> list[dict]:
-    from hub.catalog import Catalog
+    import hub
 
-    cat = Catalog.load(registry)
+    cat = hub.load(registry)
     rows = []
     for env_id in env_ids:
         renv = cat.get(env_id)

@@ -31,9 +31,9 @@ def verify(tmp_path, capsys, script: str, *extra: str) -> tuple[int, dict]:
 
 @pytest.fixture(scope="module")
 def plate():
-    from hub.catalog import Catalog
+    import hub
 
-    task = Catalog.load(None).task(LABEL)
+    task = hub.load().task(LABEL)
     return task.hidden["reference_script"], task.metadata["params"]
 
 
