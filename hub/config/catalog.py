@@ -352,12 +352,16 @@ class Catalog:
     def reference(self, label: Label | str | dict) -> str:
         return self.task(label).reference
 
-    def verify(self, label: Label | str | dict, response: str, task: Task | None = None) -> Verdict:
-        """Grade one response. Never raises for the model's output; `error` marks no verdict."""
+    def verify(self, label: Label | str | dict, response: str, task: Task | None = None,
+               render_to: str | None = None) -> Verdict:
+        """Grade one response. Never raises for the model's output; `error` marks no verdict.
+        `render_to`: also draw the verdict there (UserError if this verifier cannot draw)."""
         label = label if isinstance(label, Label) else Label.parse(label)
         renv = self.get(label.env)
+        if render_to is not None and renv.verifier.render is None:
+            raise UserError(f"--render: verifier {renv.identity.name!r} of {label.env} draws no pictures")
         task = task or self.task(label)
-        return grade(renv.verifier, renv.identity, task, response, VerifyContext(profile=renv.profile))
+        return grade(renv.verifier, renv.identity, task, response, VerifyContext(profile=renv.profile), render_to)
 
     def episode(self, label: Label | str | dict) -> Episode:
         label = label if isinstance(label, Label) else Label.parse(label)

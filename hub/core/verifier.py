@@ -128,6 +128,10 @@ class Verifier:
     def verify(self, task: "Task", response: str, ctx: VerifyContext) -> Verdict:  # pragma: no cover
         raise NotImplementedError
 
+    # Optional: `render(task, response, path, ctx) -> Verdict` grades and also draws the verdict
+    # to a PNG at `path` (`rlhub verify --render`); verifiers that can draw define it.
+    render: ClassVar[Any] = None
+
     def hidden(self, task: "Task") -> Any:
         """`task.hidden` as this verifier's `Hidden` model; TaskError names every bad field."""
         if self.Hidden is None:
@@ -150,12 +154,17 @@ class Verifier:
 
 
 def grade(
-    verifier: Verifier, identity: VerifierIdentity | None, task: "Task", response: str, ctx: VerifyContext
+    verifier: Verifier, identity: VerifierIdentity | None, task: "Task", response: str, ctx: VerifyContext,
+    render_to: str | None = None,
 ) -> Verdict:
-    """Run a verifier the safe way: its crash or timeout is *no verdict*, never the model's fault."""
+    """Run a verifier the safe way: its crash or timeout is *no verdict*, never the model's fault.
+    `render_to`: also draw the verdict to that PNG (verifiers with `render`, e.g. mesh_iou)."""
     start = time.perf_counter()
     try:
-        verdict = verifier.verify(task, response, ctx)
+        if render_to is not None:
+            verdict = verifier.render(task, response, render_to, ctx)
+        else:
+            verdict = verifier.verify(task, response, ctx)
     except (VerifierError, TaskError) as exc:
         verdict = Verdict.no_verdict(str(exc))
     except Exception as exc:

@@ -8,7 +8,7 @@ import sys
 
 from ...core.errors import EXIT_FAILED, EXIT_NO_VERDICT, EXIT_OK
 from ...plugins.hookspecs import hookimpl
-from ..common import add_verb, catalog, examples, read_text_arg
+from ..common import add_verb, catalog, examples, output_path, read_text_arg
 
 LABEL_EXAMPLE = '\'{"env": "arith/add-v1", "seed": 3}\''
 
@@ -20,7 +20,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     cat = catalog(args)
     label = Label.parse(args.label)
     task = cat.task(label)
-    verdict = cat.verify(label, response, task=task)
+    render_to = str(output_path(args.render, "--render", "diff.png")) if args.render else None
+    verdict = cat.verify(label, response, task=task, render_to=render_to)
     print(json.dumps(verdict.to_dict(), default=str))  # one verdict as JSON, with or without --json
     if args.explain or sys.stdout.isatty():  # the human view goes beside it, never into the JSON
         from ...evaluation.verdicts import explain
@@ -55,6 +56,8 @@ def rlhub_register_commands(subparsers):
     p.add_argument("--label", required=True, help=f"e.g. {LABEL_EXAMPLE}")
     p.add_argument("--response-file", required=True, metavar="FILE", help="the model's response ('-' for stdin)")
     p.add_argument("--explain", action="store_true", help="also print a readable view of the verdict (on stderr)")
+    p.add_argument("--render", metavar="PATH.png", help="also draw the verdict (verifiers that can, e.g. mesh_iou: "
+                   "reference and candidate side by side, mismatched features marked)")
     p = add_verb(subparsers, "reference", cmd_reference, "print the reference solution, written as a model's response",
                  epilog=examples(f"rlhub reference --label {LABEL_EXAMPLE}",
                                  f"rlhub reference --label {LABEL_EXAMPLE} | rlhub verify --label {LABEL_EXAMPLE} "

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
-from hub import Environment, Task
+from hub import Environment, Task, Variant
 
+from . import mutations
 from .family import Family
 from .fmt import fence
-from .kinds import KINDS
+from .kinds import GRADING, KINDS
 
 _MAX_TRIES = 100
 
@@ -46,7 +47,8 @@ class CadEnvironment(Environment):
         fam = self.family
         built = KINDS[self.kind](fam, self.sample(rng), rng)
         script = fam.script(built.params)
-        hidden = {"reference_script": script, "options": {"invariance": "none"}, "features": list(fam.features)}
+        hidden = {"reference_script": script, "options": {"invariance": "none"}, "features": list(fam.features),
+                  "grading": dict(GRADING[self.kind])}
         metadata = {"family": fam.name, "kind": self.kind, "params": built.params,
                     "bbox": [round(v, 3) for v in fam.bbox(built.params)], **(built.extra or {})}
         if built.original is not None:
@@ -54,13 +56,30 @@ class CadEnvironment(Environment):
         return Task(prompt=built.prompt, hidden=hidden, reference=fence(script), metadata=metadata,
                     images=built.images or [])
 
-    def wrong_responses(self, task: Task) -> list[str]:
-        """A wrong parameter, twice the size, a missing feature (and, for edits, the unedited script)."""
+    def wrong_answers(self, task: Task) -> list[Variant]:
+        """The family's mutations of this task's part (and, for edits, the script left unedited)."""
         fam, p = self.family, task.metadata["params"]
-        wrong = [fam.script(fam.wrong(p)), fam.script(fam.scaled(p, 2.0)), fam.script(p, omit=True)]
+        proportions = GRADING[self.kind]["mode"] == "normalised"
+        out = [Variant(w.kind, fence(w.script if w.script is not None else fam.script(w.params)), w.size,
+                       w.note, w.max_reward) for w in mutations.wrongs(fam, p, proportions)]
         if self.kind == "edit":
-            wrong.append(task.metadata["original_script"])
-        return [fence(s) for s in wrong]
+            out.append(Variant("unedited", fence(task.metadata["original_script"]), 1.0,
+                               f"the script shown, without the edit ({task.metadata['instruction']})", mutations.WRONG_CAP))
+        return out
+
+    def wrong_responses(self, task: Task) -> list[str]:
+        return [v.response for v in self.wrong_answers(task)]
+
+    def right_answers(self, task: Task) -> list[str]:
+        """The same part built another way: the family's alternative construction where it has
+        one, else the reference turned a quarter turn and back (a located shape, float noise),
+        in a reply with prose around the code."""
+        fam, p = self.family, task.metadata["params"]
+        script = fam.alternative(p)
+        if script is None:
+            script = (task.hidden["reference_script"].rstrip("\n") + "\n\n# the same part, turned and turned back\n"
+                      "result = result.rotate((0, 0, 0), (0, 0, 1), 90).rotate((0, 0, 0), (0, 0, 1), -90)\n")
+        return [f"Here is the part.\n\n{fence(script)}\n\nIt follows the specification."]
 
     def drawings(self, task: Task, response: str, ctx) -> dict[str, bytes]:
         """The reference part's drawing and, built in the sandbox, the response's (for reports)."""

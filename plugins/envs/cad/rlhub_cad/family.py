@@ -29,6 +29,8 @@ class Family:
     features: tuple[str, ...] = ()   # feature checks that matter to the mesh verifier
     omit: str = ""            # the feature `script(p, omit=True)` leaves out (for wrong answers)
     unscaled: tuple[str, ...] = ()   # float parameters that are not lengths (angles, ratios)
+    mutations: tuple = ()     # how to make wrong parts from the parameters (see mutations.py)
+    bare_note: str = "every feature left off"
 
     # -- to implement --------------------------------------------------------------------------
     def sample(self, rng: random.Random) -> Params:
@@ -68,6 +70,16 @@ class Family:
     def scaled(self, p: Params, k: float) -> Params:
         """Every length multiplied by k (counts, angles and flags unchanged)."""
         return {key: (v * k if isinstance(v, float) and key not in self.unscaled else v) for key, v in p.items()}
+
+    def bare(self, p: Params) -> str:
+        """The script of the body with every feature left off (holes, slots, fillets...): the
+        right outer shape and nothing else. By default the script without its main feature."""
+        return self.script(p, omit=True)
+
+    def alternative(self, p: Params) -> str | None:
+        """The same part built another way (a sketch for a box, explicit cuts for a hole
+        command), for the checks' right answers; None where the family has none."""
+        return None
 
     def valid_edits(self, p: Params) -> list[Edit]:
         return [e for e in self.edits(p) if e.params != p and not self.violations(e.params)]

@@ -79,6 +79,18 @@ def _image(fam: Family, p: Params, rng: random.Random) -> Built:
     return Built(prompt, p, images=[png])
 
 
+# The tolerance each kind's prompt implies, for the verifier (rlhub_mesh.grading): prompts that
+# state every number are graded in mm; abstract and image prompts state the overall size and the
+# frame but no feature sizes, so features count by kind, presence and rough place and size.
+GRADING = {
+    "abstract": {"mode": "normalised", "pos_rel": 0.15, "size_rel": 0.35, "entry": False},
+    "dimensioned": {"mode": "absolute"},
+    "steps": {"mode": "absolute"},
+    "edit": {"mode": "absolute"},
+    "repair": {"mode": "absolute"},
+    "image": {"mode": "normalised", "pos_rel": 0.05, "size_rel": 0.2, "entry": True},
+}
+
 KINDS = {
     "abstract": _abstract,
     "dimensioned": _dimensioned,

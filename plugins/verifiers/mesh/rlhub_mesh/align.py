@@ -5,8 +5,8 @@ option the candidate is first moved so its centroid lies on the reference's, the
 - "scale": scaled about it so the volumes match;
 - "rotation": the rotation that maximises IoU among 48 candidates, the 24 axis-aligned
   orientations in the world frame and the same 24 in the parts' principal-axes frame (which
-  covers arbitrary angles when the inertia axes are distinct); screened by a cheap Chamfer
-  distance, the best few by exact IoU;
+  covers arbitrary angles when the inertia axes are distinct); screened by the mean distance
+  to a surface sample, the best few by exact IoU;
 - "rotation+scale": both.
 """
 
@@ -52,28 +52,31 @@ def _matrix(rotation: np.ndarray, scale: float, src: np.ndarray, dst: np.ndarray
     return m
 
 
-def align(ref: PartMesh, cand: PartMesh, mode: str) -> tuple[PartMesh, float]:
-    """The candidate moved into the reference's frame, and the scale applied to it."""
+def align(ref: PartMesh, cand: PartMesh, mode: str) -> tuple[PartMesh, float, np.ndarray]:
+    """The candidate moved into the reference's frame, the scale applied to it and the 4x4
+    transform (the verifier moves the candidate's measured features with it)."""
     if mode == "none":
-        return cand, 1.0
+        return cand, 1.0, np.eye(4)
     ref_c = np.asarray(ref.trimesh.center_mass, dtype=float)
     cand_c = np.asarray(cand.trimesh.center_mass, dtype=float)
     scale = float(np.cbrt(ref.volume / cand.volume)) if "scale" in mode else 1.0
     if "rotation" not in mode:
-        return cand.transformed(_matrix(np.eye(3), scale, cand_c, ref_c)), scale
+        matrix = _matrix(np.eye(3), scale, cand_c, ref_c)
+        return cand.transformed(matrix), scale, matrix
     e_ref, e_cand = _principal_axes(ref), _principal_axes(cand)
     rotations = AXIS_ROTATIONS + [e_ref.T @ r @ e_cand for r in AXIS_ROTATIONS]
-    ref_sample = metrics.SurfaceSample(ref, SCREEN_POINTS, SCREEN_POINTS * 4)
+    ref_sample = metrics.SurfaceSample(ref, SCREEN_POINTS * 4)
     screened = []
     for rotation in rotations:
         moved = cand.trimesh.vertices @ (rotation * scale).T + (ref_c - (rotation * scale) @ cand_c)
         d = float(ref_sample.tree.query(moved[:: max(1, len(moved) // SCREEN_POINTS)], k=1)[0].mean())
         screened.append((d, rotation))
     screened.sort(key=lambda item: item[0])
-    best, best_iou = cand, -1.0
+    best, best_iou, best_matrix = cand, -1.0, np.eye(4)
     for _, rotation in screened[:EXACT_CANDIDATES]:
-        moved = cand.transformed(_matrix(rotation, scale, cand_c, ref_c))
+        matrix = _matrix(rotation, scale, cand_c, ref_c)
+        moved = cand.transformed(matrix)
         value = metrics.iou(ref, moved)
         if value > best_iou:
-            best, best_iou = moved, value
-    return best, scale
+            best, best_iou, best_matrix = moved, value, matrix
+    return best, scale, best_matrix

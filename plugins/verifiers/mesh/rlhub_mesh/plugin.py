@@ -8,8 +8,9 @@ from hub.sandbox.profile import Profile
 from .verifier import MeshIoU
 
 # CadQuery's import takes seconds, so the warm worker preloads it (and the runner, which builds
-# nothing at import: forking after any OCC geometry operation deadlocks the child). A bad script
-# can eat all memory (CadQuery issue 1665): the memory limit is a cgroup where available.
+# nothing at import: forking after any OCC geometry operation deadlocks the child). numpy.random
+# too: the sandbox reseeds it in every task, and importing it there costs each task ~12 ms. A bad
+# script can eat all memory (CadQuery issue 1665): the memory limit is a cgroup where available.
 CADQUERY_PROFILE = Profile(
     name="cadquery",
     wall_timeout_s=20,
@@ -19,7 +20,7 @@ CADQUERY_PROFILE = Profile(
     file_size_mb=16,
     tmpfs_mb=64,
     output_bytes=65536,
-    preload=("cadquery", "rlhub_mesh.runner"),
+    preload=("cadquery", "numpy.random", "rlhub_mesh.runner"),
     recycle_after=200,
 )
 

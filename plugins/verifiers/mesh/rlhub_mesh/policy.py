@@ -85,6 +85,20 @@ def check_script(source: str) -> ast.Module:
     return tree
 
 
+def assigns_result(tree: ast.Module) -> bool:
+    """Whether the script can leave a variable named `result` at all (an assignment, loop or
+    `with` target, walrus, import alias, def or class of that name). One that cannot is graded
+    without a sandbox run: it would end with no `result`, or raise first, the same low reward."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "result" and isinstance(node.ctx, ast.Store):
+            return True
+        if isinstance(node, ast.alias) and (node.asname or node.name) == "result":
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "result":
+            return True
+    return False
+
+
 def restricted_import(allowed_modules: dict):
     """An `__import__` that hands out only the pre-imported, allowed modules (no file lookups)."""
 

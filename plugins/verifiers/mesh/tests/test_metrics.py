@@ -1,4 +1,5 @@
-"""The metric on meshes whose answers are known by hand (no sandbox: trimesh builds them)."""
+"""Metrics whose answers are known by hand: IoU on meshes trimesh builds, the feature
+comparison on measurement records written out here (no sandbox, no OCC geometry)."""
 
 import hashlib
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from rlhub_mesh import align, features, meshes, metrics
+from rlhub_mesh import align, compare, grading, meshes, metrics
 
 
 def part(tm: trimesh.Trimesh, shift=(0.0, 0.0, 0.0), tag: str = "") -> meshes.PartMesh:
@@ -35,82 +36,17 @@ def test_box_vs_itself_and_twice_the_size():
     assert metrics.iou(a, box((6, 4, 2))) == pytest.approx(1 / 8, abs=1e-9)
 
 
-def test_dims_by_hand():
-    ref = {"bbox": [[0, 0, 0], [2, 2, 2]], "volume": 8.0, "area": 24.0}
-    twice = {"bbox": [[0, 0, 0], [4, 4, 4]], "volume": 64.0, "area": 96.0}
-    assert metrics.dims(ref, ref) == 1.0
-    assert metrics.dims(ref, twice) == pytest.approx((3 * 0.5 + 1 / 8 + 1 / 4) / 5)
-
-
-def test_chamfer_measures_a_shift_and_sits_above_its_noise_floor():
-    ref = box((40, 30, 10))
-    diag = float(np.linalg.norm([40, 30, 10]))
-    ref_s = metrics.SurfaceSample(ref, 4096, 16384)
-    # The same box, triangulated differently: only sampling noise remains.
-    retess = part(trimesh.creation.box((40, 30, 10)).subdivide().subdivide(), tag="fine")
-    floor = metrics.chamfer_distance(ref_s, metrics.SurfaceSample(retess, 4096, 16384)) / diag
-    assert floor < 5e-4
-    # Shifted by d along x: only the two x faces (600 of 3800 area) move, so ~ d * 600 / 3800.
-    d = 0.5
-    shifted = metrics.chamfer_distance(ref_s, metrics.SurfaceSample(box((40, 30, 10), (d, 0, 0)), 4096, 16384))
-    assert shifted == pytest.approx(d * 600 / 3800, rel=0.15)
-    # A shift of 0.2% of the size is already well above the floor.
-    small = metrics.chamfer_distance(ref_s, metrics.SurfaceSample(box((40, 30, 10), (0.001 * diag * 2, 0, 0)), 4096, 16384))
-    assert small / diag > 3 * floor
-    assert metrics.chamfer_score(0.0, diag, 0.02) == 1.0
-    assert metrics.chamfer_score(0.02 * diag, diag, 0.02) == pytest.approx(np.exp(-1))
-
-
-def test_chamfer_is_seeded():
-    a, b = box((4, 3, 2)), box((4, 3, 2), (0.1, 0, 0))
-    first = metrics.chamfer_distance(metrics.SurfaceSample(a, 1024, 4096), metrics.SurfaceSample(b, 1024, 4096))
-    again = metrics.chamfer_distance(metrics.SurfaceSample(a, 1024, 4096), metrics.SurfaceSample(b, 1024, 4096))
-    assert first == again
-
-
-def test_hole_matching():
-    assert features.match_radii([4.0, 4.0], [4.0, 4.0]) == 1.0
-    assert features.match_radii([4.0, 4.0], [4.0]) == 0.5  # one missing
-    assert features.match_radii([4.0], [4.0 * 1.11]) == pytest.approx(0.5)  # halfway between 2% and 20%
-    assert features.match_radii([4.0], [5.0]) == 0.0
-    assert features.match_radii([], []) == 1.0
-    assert features.match_radii([2.0], [4.0], scale=0.5) == 1.0  # scale-invariant comparison
-
-
-def test_face_type_histogram():
-    ref = {"face_types": {"plane": 6, "cylinder": 2}}
-    assert features.face_types(ref, ref) == 1.0
-    assert features.face_types(ref, {"face_types": {"plane": 6}}) == pytest.approx(6 / 8)
-
-
-def test_lobe_count_of_a_star_prism():
-    teeth = 12
-    angles = np.linspace(0, 2 * np.pi, 2 * teeth, endpoint=False)
-    radii = np.where(np.arange(2 * teeth) % 2 == 0, 10.0, 7.0)
-    ring = np.c_[radii * np.cos(angles), radii * np.sin(angles)]
-    n = len(ring)
-    verts = np.vstack([np.c_[ring, np.zeros(n)], np.c_[ring, np.full(n, 5.0)], [[0, 0, 0], [0, 0, 5]]])
-    faces = []
-    for i in range(n):
-        j = (i + 1) % n
-        faces += [[i, j, n + j], [i, n + j, n + i], [2 * n, j, i], [2 * n + 1, n + i, n + j]]
-    mesh = trimesh.Trimesh(verts, faces, process=True)
-    assert mesh.is_watertight
-    assert features.count_lobes(np.asarray(mesh.vertices), np.asarray(mesh.faces)) == teeth
-    assert features.count_lobes(*(np.asarray(x) for x in (trimesh.creation.cylinder(5, 5, sections=64).vertices,
-                                                           trimesh.creation.cylinder(5, 5, sections=64).faces))) == 0
-
-
 def test_rotation_and_scale_alignment():
     ref = box((6, 3, 1))
     turned = part(trimesh.creation.box((3, 6, 1)), (5, 5, 5), tag="turned")  # rotated 90 deg, moved
     assert metrics.iou(ref, turned) < 0.3
-    moved, scale = align.align(ref, turned, "rotation")
+    moved, scale, matrix = align.align(ref, turned, "rotation")
     assert scale == 1.0 and metrics.iou(ref, moved) == pytest.approx(1.0, abs=1e-6)
+    assert np.allclose(turned.vertices @ matrix[:3, :3].T + matrix[:3, 3], moved.vertices)
     bigger = part(trimesh.creation.box((12, 6, 2)), (1, 2, 3), tag="big")
-    moved, scale = align.align(ref, bigger, "scale")
+    moved, scale, _ = align.align(ref, bigger, "scale")
     assert scale == pytest.approx(0.5) and metrics.iou(ref, moved) == pytest.approx(1.0, abs=1e-6)
-    moved, _ = align.align(ref, part(trimesh.creation.box((2, 6, 12)), tag="both"), "rotation+scale")
+    moved, _, _ = align.align(ref, part(trimesh.creation.box((2, 6, 12)), tag="both"), "rotation+scale")
     assert metrics.iou(ref, moved) == pytest.approx(1.0, abs=1e-6)
 
 
@@ -133,3 +69,88 @@ def test_open_and_out_of_range_meshes_are_rejected():
         meshes.from_arrays(np.asarray(tm.vertices), np.asarray(tm.faces) + 100, "oob")
     with pytest.raises(meshes.BadMesh, match="non-finite"):
         meshes.from_arrays(np.asarray(tm.vertices) * np.nan, np.asarray(tm.faces), "nan")
+
+
+# -- the feature comparison, on records as the runner writes them ---------------------------------
+PROPS = {"bbox": [[-50, -30, 0], [50, 30, 10]], "volume": 60000.0, "area": 15200.0}
+
+
+def hole(x, y, d=6.6, top=10.0, cbore=None, entry=1, through=True):
+    return {"kind": "hole", "axis": [0, 0, 1], "foot": [x, y, 0], "at": [x, y, top if entry >= 0 else 0.0], "d": d,
+            "span": [0.0, top], "depth": top, "through": through, "entry": entry, "cbore": cbore, "csk": None}
+
+
+def record(*features, props=PROPS, form=()):
+    return {"props": props, "features": list(features), "form": list(form)}
+
+
+CB = {"d": 11.0, "depth": 6.5}
+REF = record(*(hole(x, y, cbore=CB) for x in (-40, 40) for y in (-20, 20)))
+
+
+def test_the_same_part_passes_exactly():
+    c = compare.compare(REF, REF, grading.Grading())
+    assert c.passed and c.form == 1.0 and c.features == 1.0 and c.mismatches == []
+
+
+def test_moved_holes_are_named_in_mm_and_cost_more_the_further_they_moved():
+    scores = []
+    for d in (0.05, 0.5, 2.0, 5.0):  # the absolute tolerance is 0.2 mm for this 100 mm part
+        cand = record(*(hole(x + d, y, cbore=CB) for x in (-40, 40) for y in (-20, 20)))
+        c = compare.compare(REF, cand, grading.Grading())
+        scores.append(c.features)
+        assert c.passed == (d == 0.05)
+    assert scores[0] == 1.0 and scores[1] > scores[2] > scores[3] > 0
+    c = compare.compare(REF, record(hole(-38, -20, cbore=CB), *REF["features"][1:]), grading.Grading())
+    assert [m.text for m in c.mismatches] == [
+        "through counterbored hole Ø6.6 at (-40, -20, 10): moved 2 mm (now at (-38, -20, 10))"]
+
+
+def test_face_counterbore_missing_and_extra_features():
+    g = grading.Grading()
+    bottom = record(*(hole(x, y, cbore=CB, entry=-1) for x in (-40, 40) for y in (-20, 20)))
+    c = compare.compare(REF, bottom, g)
+    assert not c.passed and c.features == pytest.approx(0.25)
+    assert c.mismatches[0].text.endswith("opens on the -Z face, expected the +Z face")
+    plain = record(*(hole(x, y, entry=0) for x in (-40, 40) for y in (-20, 20)))
+    assert compare.compare(REF, plain, g).mismatches[0].text.endswith("no counterbore, expected Ø11 x 6.5 deep")
+    three = record(*REF["features"][:3])
+    c = compare.compare(REF, three, g)
+    assert c.features == pytest.approx(3 / 4) and [m.what for m in c.mismatches] == ["missing"]
+    five = record(*REF["features"], hole(0, 0))
+    c = compare.compare(REF, five, g)
+    assert c.features == pytest.approx(4 / 5) and c.mismatches[0].text == "extra: through hole Ø6.6 at (0, 0, 10)"
+
+
+def test_overall_size_and_volume():
+    longer = {**PROPS, "bbox": [[-55, -30, 0], [55, 30, 10]], "volume": 66000.0}
+    c = compare.compare(REF, record(*REF["features"], props=longer), grading.Grading())
+    assert not c.passed and c.features == 1.0 and c.form < 1.0
+    assert c.mismatches[0].text == "extent along X: -55..55 (110 mm), expected -50..50 (100 mm)"
+    assert c.mismatches[1].text.startswith("volume 66000 mm³, expected 60000 mm³ (+10%)")
+
+
+def test_proportions_grading_forgives_unstated_sizes_but_not_kinds_or_counts():
+    loose = grading.Grading(mode="normalised", pos_rel=0.15, size_rel=0.35, entry=False)
+    bigger_holes = record(*(hole(x + 3, y, d=8, cbore={"d": 13, "depth": 5}, entry=-1) for x in (-40, 40) for y in (-20, 20)))
+    c = compare.compare(REF, bigger_holes, loose)
+    assert c.passed and c.features == 1.0  # all within the freedom the prompt leaves
+    plain = record(*(hole(x, y, entry=0) for x in (-40, 40) for y in (-20, 20)))
+    assert not compare.compare(REF, plain, loose).passed  # "counterbored" is stated
+    assert not compare.compare(REF, record(*REF["features"][:3]), loose).passed  # so is the count
+
+
+def test_closeness_never_rises_with_the_error():
+    values = [compare.closeness(e, 0.1, 2.0) for e in np.linspace(0, 20, 200)]
+    assert values[0] == 1.0 and all(a >= b for a, b in zip(values, values[1:]))
+
+
+def test_teeth_counted_around_the_centre():
+    from rlhub_mesh.surfaces import count_lobes
+
+    for teeth in (12, 31):
+        pts = [((10 if i % 2 == 0 else 8) * np.cos(np.pi * i / teeth), (10 if i % 2 == 0 else 8) * np.sin(np.pi * i / teeth), 4.0)
+               for i in range(2 * teeth)]
+        assert count_lobes(pts, (0.0, 0.0, 4.0), (0.0, 0.0, 1.0))[0] == teeth
+    circle = [(5 * np.cos(a), 5 * np.sin(a), 0.0) for a in np.linspace(0, 2 * np.pi, 100)]
+    assert count_lobes(circle, (0.0, 0.0, 0.0), (0.0, 0.0, 1.0))[0] == 0

@@ -90,3 +90,23 @@ def test_verifier_knows_the_same_invariance_modes_as_align():
     from rlhub_mesh import align, verifier
 
     assert verifier.INVARIANCE_MODES == align.MODES
+
+
+@pytest.mark.parametrize("source, assigns", [
+    ("x = 1", False),
+    ("raise SystemExit(0)", False),
+    ("print(result)", False),
+    ("result = 1", True),
+    ("for result in range(3):\n    pass", True),
+    ("with open('x') as result:\n    pass", True),
+    ("(result := 3)", True),
+    ("import math as result", True),
+    ("def result():\n    pass", True),
+    ("a, (b, result) = 1, (2, 3)", True),
+])
+def test_whether_a_script_can_leave_a_result(source, assigns):
+    import ast
+
+    from rlhub_mesh import policy
+
+    assert policy.assigns_result(ast.parse(source)) is assigns

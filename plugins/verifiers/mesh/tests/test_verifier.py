@@ -21,24 +21,26 @@ def test_reference_earns_exactly_one(verifier, ctx):
     task = cq_task(PLATE)
     v = verifier.verify(task, task.reference, ctx)
     assert v.reward == 1.0 and v.passed
-    assert {k: v.components[k] for k in ("gate", "iou", "chamfer", "dims", "features", "holes", "fillets", "face_types")} \
-        == dict.fromkeys(("gate", "iou", "chamfer", "dims", "features", "holes", "fillets", "face_types"), 1.0)
-    assert v.details["holes"] == [4.0, 4.0]
+    assert v.components == {"gate": 1.0, "iou": 1.0, "form": 1.0, "features": 1.0}
+    # read from the B-rep: two through holes, four rounded vertical edges, six faces
+    assert v.details["features"]["hole"] == [2, 2] and v.details["features"]["fillet"] == [4, 4]
+    assert v.details["features"]["plane"] == [6, 6] and v.details["mismatches"] == []
 
 
 def test_offset_boxes_through_the_sandbox(verifier, ctx):
     task = cq_task(BOX)
     v = verifier.verify(task, fenced(BOX + ".translate((10, 0, 0))"), ctx)
     assert v.components["iou"] == pytest.approx(1 / 3, abs=1e-6)  # 10*20*20 / (2*8000 - 4000)
-    assert v.components["dims"] == 1.0 and v.components["features"] == 1.0
-    assert 0.05 <= v.reward < 1.0 and not v.passed
+    assert v.components["features"] == 1.0 and v.components["form"] < 1.0  # no features; the faces moved
+    assert 0.05 <= v.reward <= 0.5 and not v.passed
+    assert "extent along X: 0..20 (20 mm), expected -10..10 (20 mm)" in v.details["mismatches"]
 
 
 def test_same_part_written_differently_passes(verifier, ctx):
     v = verifier.verify(cq_task(BOX), fenced(
         "import cadquery as cq\nresult = cq.Workplane().rect(20, 20).extrude(10, both=True)"), ctx)
     assert v.components["iou"] == pytest.approx(1.0, abs=1e-6)
-    assert v.passed and v.reward > 0.99
+    assert v.passed and v.reward == 1.0
 
 
 def test_missing_hole_costs_little_iou_but_the_feature_check_sees_it(verifier, ctx):
@@ -46,22 +48,23 @@ def test_missing_hole_costs_little_iou_but_the_feature_check_sees_it(verifier, c
     one_hole = PLATE.replace("pushPoints([(-18, 0), (18, 0)])", "pushPoints([(-18, 0)])")
     no_fillet = PLATE.replace('\n          .edges("|Z").fillet(3))', ")")
     bigger_hole = PLATE.replace("hole(8)", "hole(10)")
-    for script in (one_hole, no_fillet, bigger_hole):
+    moved_hole = PLATE.replace("(18, 0)]", "(18.5, 0)]")
+    named = {one_hole: "missing: through hole Ø8 at (18, 0, 4)",
+             no_fillet: "missing: round r3 at",
+             bigger_hole: "through hole Ø8 at (18, 0, 4): diameter 10 mm, expected 8 mm",
+             moved_hole: "through hole Ø8 at (18, 0, 4): moved 0.5 mm (now at (18.5, 0, 4))"}
+    for script, text in named.items():
         v = verifier.verify(task, fenced(script), ctx)
         assert v.components["iou"] > 0.95  # IoU alone barely notices ...
-        assert v.components["features"] < 0.85  # ... the feature checks do
-        assert 0.05 <= v.reward < 0.95 and not v.passed
-    v = verifier.verify(task, fenced(one_hole), ctx)
-    assert v.components["holes"] == 0.5
-    assert verifier.verify(task, fenced(no_fillet), ctx).components["fillets"] == 0.0
-    assert verifier.verify(task, fenced(bigger_hole), ctx).components["holes"] == 0.0  # 25% off
+        assert v.components["features"] < 1.0  # ... the feature comparison does, and names it
+        assert 0.05 <= v.reward <= 0.5 and not v.passed
+        assert any(m.startswith(text) for m in v.details["mismatches"]), (text, v.details["mismatches"])
 
 
 def test_twice_the_size(verifier, ctx):
     v = verifier.verify(cq_task(BOX), fenced(BOX.replace("box(20, 20, 20)", "box(40, 40, 40)")), ctx)
     assert v.components["iou"] == pytest.approx(1 / 8, abs=1e-6)
-    assert v.components["dims"] == pytest.approx((3 * 0.5 + 1 / 8 + 1 / 4) / 5, abs=1e-6)
-    assert v.components["chamfer"] < 0.01
+    assert v.components["form"] < 0.3 and 0.05 <= v.reward < 0.3 and not v.passed
 
 
 def test_gate_ordering(verifier, ctx):
@@ -87,7 +90,8 @@ def test_gate_ordering(verifier, ctx):
     ("import cadquery as cq\nresult = cq.Workplane().box(1, 1, 1).union(cq.Workplane().box(1, 1, 1).translate((5, 0, 0)))", "invalid"),
     ("import cadquery as cq\nresult = 42", "invalid"),
     ("import cadquery as cq\nresult = cq.Workplane().rect(2, 2)", "invalid"),
-    ("raise SystemExit(0)", "error"),
+    ("raise SystemExit(0)", "result"),  # never assigns `result`: graded on the host, no sandbox run
+    ("result = 1\nraise SystemExit(0)", "error"),
     ("import cadquery as cq\nresult = cq.Workplane().box(1, 1, 1)\nraise KeyboardInterrupt", "error"),
     ("def f(n):\n    return f(n + 1)\nresult = f(0)", "error"),
     ("result = (", "syntax"),
@@ -106,7 +110,7 @@ def test_gate_failures_are_clear_verdicts(verifier, ctx, script, stage):
 @pytest.mark.usefixtures("fresh_worker")
 def test_memory_bomb_gets_a_verdict_within_the_timeout(verifier, ctx, profile):
     start = time.monotonic()
-    v = verifier.verify(cq_task(BOX), fenced("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))"), ctx)
+    v = verifier.verify(cq_task(BOX), fenced("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))\nresult = blocks"), ctx)
     assert time.monotonic() - start < profile.wall_timeout_s + 5
     assert v.details["stage"] in {"memory", "error"} and v.reward <= 0.01, v.details
 
@@ -125,7 +129,7 @@ def test_occ_memory_bomb_is_contained(verifier, ctx, profile):
 @pytest.mark.usefixtures("fresh_worker")
 def test_infinite_loop_times_out(verifier, ctx, profile):
     start = time.monotonic()
-    v = verifier.verify(cq_task(BOX), fenced("while True:\n    pass"), ctx)
+    v = verifier.verify(cq_task(BOX), fenced("while True:\n    pass\nresult = None"), ctx)
     assert time.monotonic() - start < profile.wall_timeout_s + 5
     assert v.details["stage"] == "timeout" and v.reward == 0.0
 
@@ -158,10 +162,13 @@ def test_invariance_option(verifier, ctx):
     plain = verifier.verify(cq_task(ref), fenced(turned), ctx)
     free = verifier.verify(cq_task(ref, options={"invariance": "rotation"}), fenced(turned), ctx)
     assert plain.components["iou"] < 0.5 and not plain.passed
-    assert free.components["iou"] == pytest.approx(1.0, abs=1e-3) and free.passed  # re-tessellated
+    assert free.components["iou"] == pytest.approx(1.0, abs=1e-3) and free.passed, free.details["mismatches"]
     scaled = ref.replace("box(30, 10, 4)", "box(60, 20, 8)").replace("hole(3)", "hole(6)")
     v = verifier.verify(cq_task(ref, options={"invariance": "scale"}), fenced(scaled), ctx)
-    assert v.components["iou"] == pytest.approx(1.0, abs=1e-3) and v.components["holes"] == 1.0
+    assert v.components["iou"] == pytest.approx(1.0, abs=1e-3) and v.passed, v.details["mismatches"]
+    moved = ref.replace("hole(3)", "pushPoints([(2, 0)]).hole(3)") + ".translate((7, 7, 7))"
+    v = verifier.verify(cq_task(ref, options={"invariance": "rotation"}), fenced(moved), ctx)
+    assert not v.passed and any("moved 2.0" in m for m in v.details["mismatches"])  # the frame is free, the hole is not
 
 
 def test_teeth_check(verifier, ctx):
@@ -169,9 +176,10 @@ def test_teeth_check(verifier, ctx):
             "pts = [((10 if i % 2 == 0 else 8) * math.cos(math.pi * i / n), (10 if i % 2 == 0 else 8) * math.sin(math.pi * i / n))"
             " for i in range(2 * n)]\nresult = cq.Workplane().polyline(pts).close().extrude(4)")
     task = cq_task(gear.format(n=12), features=["teeth"])
-    assert verifier.verify(task, task.reference, ctx).components["teeth"] == 1.0
+    ref = verifier.verify(task, task.reference, ctx)
+    assert ref.passed and ref.details["features"]["teeth"] == [1, 1]
     v = verifier.verify(task, fenced(gear.format(n=11)), ctx)
-    assert v.components["teeth"] == pytest.approx(11 / 12) and "face_types" in v.components
+    assert not v.passed and "12 teeth around (0, 0, 0): 11 teeth, expected 12" in v.details["mismatches"]
 
 
 def test_deterministic(verifier, ctx):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Resize
 from ..fmt import half_steps, mm, n
 
 
@@ -10,6 +11,7 @@ class _Bracket(Family):
     features = ("holes",)
     omit = "holes"
     shape = ""
+    bare_note = "the bent plate without its holes"
 
     def _common(self, rng):
         return {"thickness": half_steps(rng, 3, 8), "width": float(rng.randrange(20, 61, 5)),
@@ -50,6 +52,7 @@ class LBracket(_Bracket):
     frame = ("with the outside corner edge on the Y axis, the base leg on the XY plane running along +X, "
              "the upright leg along +Z, centred in Y")
     gusset = False
+    mutations = (Resize("thickness", "plate thickness"), Resize("hole_d", "hole diameter"), Resize("height", "upright height"), Bare())
 
     def sample(self, rng):
         p = self._common(rng)
@@ -138,12 +141,14 @@ class GussetBracket(LBracket):
     noun = "a gusseted L bracket"
     gusset = True
     features = ("holes",)
+    mutations = (Resize("gusset", "gusset leg"), Resize("hole_d", "hole diameter"), Resize("height", "upright height"), Bare())
 
 
 class UBracket(_Bracket):
     name = "bracket-u"
     noun = "a U bracket"
     frame = "with the base on the XY plane, centred on the origin in X and Y, the side walls rising along +Z"
+    mutations = (Resize("thickness", "plate thickness"), Resize("hole_d", "hole diameter"), Resize("span", "outside span"), Bare())
 
     def sample(self, rng):
         p = self._common(rng)
@@ -203,6 +208,7 @@ class ZBracket(_Bracket):
     noun = "a Z bracket"
     frame = ("with the web's outside face on the YZ plane: the lower flange on the XY plane running along -X, the upper "
              "flange at the top running along +X, centred in Y")
+    mutations = (Resize("flange", "flange length"), Resize("hole_d", "hole diameter"), Resize("height", "height"), Bare())
 
     def sample(self, rng):
         p = self._common(rng)

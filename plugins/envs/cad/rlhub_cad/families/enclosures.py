@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Flag, Resize
 from ..fmt import half_steps, mm, n
 
 _NAMES = ["length", "width", "height", "wall", "corner_r", "lip_h", "lip_t", "standoff_d", "standoff_hole_d",
@@ -16,6 +17,14 @@ class Enclosure(Family):
              "the vent slots in the front wall (the wall facing -Y)")
     features = ("holes", "fillets")
     omit = "vent slots"
+    mutations = (Flag("vent_wall", "back", "face", "the vent slots in the back (+Y) wall instead of the front"),
+                 Resize("standoff_h", "standoff height"), Resize("height", "height"), Bare())
+    bare_note = "a plain box of the outside size: no shell, lip, standoffs, vents or rounded corners"
+
+    def bare(self, p):
+        return "\n".join(["import cadquery as cq", "", "# The enclosure's outside envelope only.", f"# Frame: {self.frame}.",
+                          f"length, width, height = {n(p['length'])}, {n(p['width'])}, {n(p['height'] + p['lip_h'])}", "",
+                          'result = cq.Workplane("XY").box(length, width, height, centered=(True, True, False))', ""])
 
     def sample(self, rng):
         length = float(rng.randrange(70, 161, 5))
@@ -92,9 +101,12 @@ class Enclosure(Family):
         if not omit:
             out += ["# Vertical rectangular vent slots through the front (-Y) wall, centred in X. The cutter starts inside",
                     "# the cavity and ends outside, so none of its faces lies on the wall's; it is cut before the standoffs go in.",
-                    "vent_cutter = (", '    cq.Workplane("XZ", origin=(0, -width / 2 + 2 * wall, 0))  # normal is -Y: extrude outwards',
+                    "vent_cutter = (",
+                    ('    cq.Workplane("XZ", origin=(0, width / 2 - 2 * wall, 0))  # the back wall: extrude along +Y'
+                     if p.get("vent_wall") == "back" else
+                     '    cq.Workplane("XZ", origin=(0, -width / 2 + 2 * wall, 0))  # normal is -Y: extrude outwards'),
                     "    .pushPoints([((i - (vents - 1) / 2) * vent_pitch, vent_z) for i in range(vents)])",
-                    "    .rect(vent_w, vent_h)", "    .extrude(3 * wall)", ")",
+                    "    .rect(vent_w, vent_h)", "    .extrude(-3 * wall)" if p.get("vent_wall") == "back" else "    .extrude(3 * wall)", ")",
                     "box = box.cut(vent_cutter)"]
         out += ["result = (", "    box.union(lip).union(standoffs)", ")", ""]
         return "\n".join(out)

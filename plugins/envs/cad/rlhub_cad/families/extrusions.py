@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Resize
 from ..fmt import half_steps, mm, n
 
 
@@ -11,6 +12,8 @@ class HeatSink(Family):
     noun = "a finned heat sink"
     features = ("holes",)
     omit = "mounting holes"
+    mutations = (Resize("hole_d", "hole diameter"), Resize("fin_h", "fin height"), Resize("length", "length"), Bare())
+    bare_note = "base and fins, no mounting holes"
 
     def sample(self, rng):
         length = float(rng.randrange(30, 101, 5))
@@ -84,6 +87,13 @@ class TSlotProfile(Family):
     frame = "centred on the origin in X and Y, extruded from the XY plane along +Z"
     features = ("holes",)
     omit = "centre bore"
+    mutations = (Resize("opening", "slot opening"), Resize("bore_d", "bore diameter"), Resize("length", "length"), Bare())
+    bare_note = "a plain square bar, no slots, no bore"
+
+    def bare(self, p):
+        return "\n".join(["import cadquery as cq", "", "# The profile's square bar only.", f"# Frame: {self.frame}.",
+                          f"size = {n(p['size'])}", f"length = {n(p['length'])}", "",
+                          'result = cq.Workplane("XY").rect(size, size).extrude(length)', ""])
     # (size, opening, lip, cavity width, cavity depth, bore): simplified rectangular cavities, narrow
     # enough that the corners stay joined to the core.
     SIZES = [(20, 6.2, 1.8, 7.6, 3.2, 4.2), (30, 8.2, 2.2, 12.0, 5.5, 6.8), (40, 8.2, 4.3, 15.0, 7.0, 6.8)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Count, Resize
 from ..fmt import mm, n
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
@@ -17,6 +18,14 @@ class SpurGear(Family):
     features = ("teeth", "holes")
     omit = "bore"
     unscaled = ("pressure_deg",)
+    mutations = (Resize("bore_d", "bore diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
+    bare_note = "a plain blank at the tip diameter, no teeth, no bore"
+
+    def bare(self, p):
+        tip = p["module"] * p["teeth"] / 2 + p["module"]
+        return "\n".join(["import cadquery as cq", "", "# The gear blank only.", f"# Frame: {self.frame}.",
+                          f"tip_r = {n(tip)}", f"face_width = {n(p['face_width'])}", "",
+                          'result = cq.Workplane("XY").circle(tip_r).extrude(face_width)', ""])
 
     def sample(self, rng):
         module = float(rng.choice([1.0, 1.25, 1.5, 2.0, 2.5, 3.0]))
@@ -120,6 +129,8 @@ class RingGear(Family):
     frame = _AXIAL + ", the first tooth centred on the +X axis"
     features = ("teeth",)
     omit = "teeth"
+    mutations = (Resize("outer_d", "outside diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
+    bare_note = "a plain ring, no teeth"
 
     def sample(self, rng):
         module = float(rng.choice([1.0, 1.5, 2.0, 2.5]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Flag, Move, Resize
 from ..fmt import half_steps, mm, n
 
 
@@ -13,6 +14,13 @@ class HingeLeaf(Family):
              "common axis parallel to X through Y = 0, half the knuckle diameter above the XY plane")
     features = ("holes",)
     omit = "mounting holes"
+    mutations = (Flag("csk_face", "bottom", "face", "the countersinks on the bottom face instead of the top",
+                      when=lambda p: p["countersunk"]),
+                 Resize("hole_d", "hole diameter"), Resize("length", "length"), Bare())
+    bare_note = "leaf and knuckles without mounting holes or pin hole"
+
+    def bare(self, p):
+        return self.script(p, omit=True).replace("leaf.union(barrel).cut(gaps).cut(pin_hole)", "leaf.union(barrel).cut(gaps)")
 
     def sample(self, rng):
         thickness = half_steps(rng, 1.5, 4)
@@ -70,7 +78,11 @@ class HingeLeaf(Family):
         out += [f"knuckles = {p['knuckles']}", f"holes = {p['holes']}",
                 "segment = length / (2 * knuckles - 1)  # knuckles and gaps alternate, knuckles at both ends", "",
                 "leaf = (", '    cq.Workplane("XY")', "    .box(length, leaf_w, thickness, centered=(True, False, False))"]
-        if not omit:
+        if not omit and p.get("csk_face") == "bottom":  # the bottom face's workplane has Y reversed
+            out += ['    .faces("<Z").workplane(centerOption="CenterOfBoundBox")',
+                    "    .center(0, leaf_w / 2 - hole_y)",
+                    "    .rarray(hole_pitch, 1, holes, 1)", "    .cskHole(hole_d, csk_d, 90)"]
+        elif not omit:
             out += ['    .faces(">Z").workplane(centerOption="CenterOfBoundBox")',
                     "    .center(0, hole_y - leaf_w / 2)",
                     "    .rarray(hole_pitch, 1, holes, 1)",
@@ -143,6 +155,9 @@ class Clamp(Family):
              "(Z from 0 up), centred in Y")
     features = ("holes",)
     omit = "screw hole"
+    mutations = (Move("screw_x", "the screw boss and hole (along X)"), Resize("hole_d", "screw hole diameter"),
+                 Resize("height", "height"), Bare())
+    bare_note = "frame and boss without the screw hole"
 
     def sample(self, rng):
         width = float(rng.randrange(12, 31, 2))

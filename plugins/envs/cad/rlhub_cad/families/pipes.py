@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Resize
 from ..fmt import half_steps, mm, n
 
 
@@ -18,6 +19,8 @@ class Elbow(Family):
              "turning towards +X, about an axis parallel to Y through X = bend radius")
     features = ("holes",)
     omit = "bore"
+    mutations = (Resize("wall", "wall"), Resize("bend_r", "bend radius"), Resize("pipe_d", "pipe diameter"), Bare())
+    bare_note = "a solid bent rod, no bore"
 
     def sample(self, rng):
         pipe_d, wall = _pipe(rng)
@@ -69,6 +72,15 @@ class Tee(Family):
     frame = ("with the run's axis on the X axis, centred on the origin, and the branch's axis on +Z")
     features = ("holes",)
     omit = "branch bore"
+    mutations = (Resize("branch_h", "branch height"), Resize("wall", "run wall"), Resize("run_len", "run length"), Bare())
+    bare_note = "solid run and branch, no bores"
+
+    def bare(self, p):
+        out = ["import cadquery as cq", "", "# The tee's outside only.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("pipe_d", "run_len", "branch_d", "branch_h")]
+        return "\n".join(out + ['run = cq.Workplane("YZ").circle(pipe_d / 2).extrude(run_len / 2, both=True)',
+                                'branch = cq.Workplane("XY").circle(branch_d / 2).extrude(branch_h)',
+                                "result = run.union(branch)", ""])
 
     def sample(self, rng):
         pipe_d, wall = _pipe(rng)
@@ -136,6 +148,8 @@ class Reducer(Family):
     frame = "with its axis on the Z axis, the large end's face on the XY plane (Z from 0 up)"
     features = ("holes",)
     omit = "bore"
+    mutations = (Resize("wall", "wall"), Resize("cone_len", "cone length"), Resize("large_d", "large end diameter"), Bare())
+    bare_note = "solid, no bore"
 
     def sample(self, rng):
         large_d, wall = _pipe(rng)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..fmt import half_steps, mm, n
+from ..mutations import Bare, DropFillets, Flag, Resize, Shift
 
 
 class _Plate(Family):
@@ -43,6 +44,26 @@ class _Plate(Family):
     def bbox(self, p):
         return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["thickness"])
 
+    def _on_top(self, p, face=">Z"):
+        """The workplane the features are cut from (moved along X by a `shift_x` mutation)."""
+        out = [f'    .faces("{face}").workplane()']
+        if p.get("shift_x"):
+            out.append(f"    .center({n(p['shift_x'])}, 0)  # the pattern moved along X")
+        return out
+
+    bare_note = "a plain box, no holes, slots or fillets"
+
+    def bare(self, p):
+        return "\n".join(self._header(changed(p, corner_r=0.0), "The plate's outline only.")
+                         + ["", "result = ("] + self._plate_lines(changed(p, corner_r=0.0)) + [")", ""])
+
+    def _sketched(self, p, title):
+        """The plate as a sketched outline extruded (instead of a box with filleted edges)."""
+        out = self._header(p, title) + ["", "outline = cq.Sketch().rect(length, width)"]
+        if p["corner_r"] > 0:
+            out.append('outline = outline.vertices().fillet(corner_r)')
+        return out + ['plate = cq.Workplane("XY").placeSketch(outline).extrude(thickness)']
+
 
 class HolePlate(_Plate):
     name = "plate-holes"
@@ -80,8 +101,20 @@ class HolePlate(_Plate):
                 f"pitch_x = {n(p['pitch_x'])}", f"pitch_y = {n(p['pitch_y'])}", "", "result = ("]
         out += self._plate_lines(p)
         if not omit:
-            out += ['    .faces(">Z").workplane()', "    .rarray(pitch_x, pitch_y, nx, ny)", "    .hole(hole_d)"]
+            out += self._on_top(p) + ["    .rarray(pitch_x, pitch_y, nx, ny)", "    .hole(hole_d)"]
         return "\n".join(out + [")", ""])
+
+    mutations = (Shift("the hole pattern"), Resize("hole_d", "hole diameter"), Resize("length", "length"),
+                 DropFillets("corner_r", "the corner fillets"), Bare())
+
+    def alternative(self, p):
+        out = self._sketched(p, "Mounting plate: sketched outline, holes cut as cylinders.")
+        out += [f"hole_d = {n(p['hole_d'])}", f"pitch_x, pitch_y = {n(p['pitch_x'])}, {n(p['pitch_y'])}",
+                f"nx, ny = {p['nx']}, {p['ny']}",
+                "centres = [((i - (nx - 1) / 2) * pitch_x, (j - (ny - 1) / 2) * pitch_y) for i in range(nx) for j in range(ny)]",
+                'holes = cq.Workplane("XY").pushPoints(centres).circle(hole_d / 2).extrude(thickness)',
+                "result = plate.cut(holes)", ""]
+        return "\n".join(out)
 
     def abstract(self, p):
         return f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes"
@@ -144,9 +177,33 @@ class SlotPlate(_Plate):
                 f"slot_w = {n(p['slot_w'])}", f"slot_pitch = {n(p['slot_pitch'])}  # along X", "", "result = ("]
         out += self._plate_lines(p)
         if not omit:
-            out += ['    .faces(">Z").workplane()', "    .rarray(slot_pitch, 1, slots, 1)",
-                    "    .slot2D(slot_len, slot_w, angle=90)", "    .cutThruAll()"]
+            out += self._on_top(p) + ["    .rarray(slot_pitch, 1, slots, 1)",
+                                      "    .slot2D(slot_len, slot_w, angle=90)", "    .cutThruAll()"]
         return "\n".join(out + [")", ""])
+
+    mutations = (Shift("the slots"), Resize("slot_w", "slot width"), Resize("width", "width"),
+                 DropFillets("corner_r", "the corner fillets"), Bare())
+
+    def alternative(self, p):
+        """Each slot cut with its own outline of lines and arcs (an arc cutter)."""
+        out = self._sketched(p, "Slotted plate: sketched outline, each slot cut by a line-and-arc cutter.")
+        out += [f"slots, slot_len, slot_w, slot_pitch = {p['slots']}, {n(p['slot_len'])}, {n(p['slot_w'])}, {n(p['slot_pitch'])}",
+                "r, half = slot_w / 2, (slot_len - slot_w) / 2",
+                "for i in range(slots):",
+                "    x = (i - (slots - 1) / 2) * slot_pitch",
+                "    cutter = (",
+                '        cq.Workplane("XY")',
+                "        .moveTo(x - r, -half)",
+                "        .lineTo(x - r, half)",
+                "        .threePointArc((x, half + r), (x + r, half))",
+                "        .lineTo(x + r, -half)",
+                "        .threePointArc((x, -half - r), (x - r, -half))",
+                "        .close()",
+                "        .extrude(thickness)",
+                "    )",
+                "    plate = plate.cut(cutter)",
+                "result = plate", ""]
+        return "\n".join(out)
 
     def abstract(self, p):
         return f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} for adjustable mounting"
@@ -211,9 +268,26 @@ class CounterborePlate(_Plate):
                 f"pitch_x = {n(p['pitch_x'])}  # hole centres along X", f"pitch_y = {n(p['pitch_y'])}  # hole centres along Y",
                 "", "result = ("]
         out += self._plate_lines(p)
-        out += ['    .faces(">Z").workplane()', "    .rect(pitch_x, pitch_y, forConstruction=True)", "    .vertices()"]
-        out.append("    .hole(hole_d)" if omit else "    .cboreHole(hole_d, cbore_d, cbore_depth)")
+        out += self._on_top(p, "<Z" if p.get("cbore_face") == "bottom" else ">Z")
+        out += ["    .rect(pitch_x, pitch_y, forConstruction=True)", "    .vertices()"]
+        out.append("    .hole(hole_d)" if omit or p.get("plain") else "    .cboreHole(hole_d, cbore_d, cbore_depth)")
         return "\n".join(out + [")", ""])
+
+    mutations = (Shift("the holes"), Resize("thickness", "thickness"),
+                 Flag("cbore_face", "bottom", "face", "the counterbores on the bottom face instead of the top"),
+                 Flag("plain", True, "plain holes", "plain holes instead of counterbored ones", presence=True),
+                 Resize("length", "length"), Bare())
+
+    def alternative(self, p):
+        out = self._sketched(p, "Counterbored plate: sketched outline; holes and counterbores cut as cylinders.")
+        out += [f"hole_d, cbore_d, cbore_depth = {n(p['hole_d'])}, {n(p['cbore_d'])}, {n(p['cbore_depth'])}",
+                f"pitch_x, pitch_y = {n(p['pitch_x'])}, {n(p['pitch_y'])}",
+                "centres = [(sx * pitch_x / 2, sy * pitch_y / 2) for sx in (-1, 1) for sy in (-1, 1)]",
+                'holes = cq.Workplane("XY").pushPoints(centres).circle(hole_d / 2).extrude(thickness)',
+                'heads = (cq.Workplane("XY").workplane(offset=thickness - cbore_depth)',
+                "         .pushPoints(centres).circle(cbore_d / 2).extrude(cbore_depth))",
+                "result = plate.cut(holes).cut(heads)", ""]
+        return "\n".join(out)
 
     def abstract(self, p):
         return "a rectangular plate with four counterbored screw holes near its corners"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Resize
 from ..fmt import half_steps, mm, n
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
@@ -23,6 +24,14 @@ class Knob(Family):
     frame = _AXIAL + ", the bore opening in the bottom face"
     features = ("holes", "fillets")
     omit = "bore"
+    mutations = (Resize("bore_depth", "bore depth"), Resize("bore_d", "bore diameter"), Resize("height", "height"), Bare())
+    bare_note = "the revolved grip without its bore or top fillet"
+
+    def bare(self, p):
+        out = _header("The knob's revolved outline only.", self.frame, p, ["flange_d", "flange_t", "body_d", "top_d", "height"])
+        out += ["section = [(0, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (body_d / 2, flange_t),",
+                "           (top_d / 2, height), (0, height)]", ""] + _revolve("result") + [")", ""]
+        return "\n".join(out)
 
     def sample(self, rng):
         body_d = float(rng.randrange(18, 41, 2))
@@ -102,6 +111,20 @@ class Bottle(Family):
     frame = _AXIAL + ", the neck's open mouth at the top"
     features = ("holes", "face_types")
     omit = "hollow (the bottle comes out solid)"
+    mutations = (Resize("wall", "wall"), Resize("neck_d", "neck diameter"), Resize("body_h", "body height"), Bare())
+    bare_note = "solid, not hollow"
+
+    def alternative(self, p):
+        """The outside revolved solid, then shelled from the mouth (OCC offsets each surface:
+        a shell on a revolve, which rebuilds with another B-rep in each process)."""
+        out = _header("Bottle: the outside revolved, then shelled open at the mouth.", self.frame, p,
+                      ["body_d", "body_h", "shoulder_h", "neck_d", "neck_h", "wall"])
+        out += ["", "top = body_h + shoulder_h + neck_h",
+                "outside = [(0, 0), (body_d / 2, 0), (body_d / 2, body_h), (neck_d / 2, body_h + shoulder_h),",
+                "           (neck_d / 2, top), (0, top)]", "",
+                "result = (", '    cq.Workplane("XZ")', "    .polyline(outside)", "    .close()",
+                "    .revolve(360, (0, 0, 0), (0, 1, 0))", '    .faces(">Z")', '    .shell(-wall, kind="intersection")', ")", ""]
+        return "\n".join(out)
 
     def sample(self, rng):
         body_d = float(rng.randrange(40, 101, 5))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..family import Edit, Family, changed
+from ..mutations import Bare, Flag, Resize
 from ..fmt import half_steps, mm, n
 
 # ISO/DIN 6885 feather keys: (shaft diameter above, key width, keyway depth in the shaft).
@@ -16,6 +17,9 @@ class KeyedShaft(Family):
              "the keyway on the +X side")
     features = ("fillets", "face_types")
     omit = "keyway"
+    mutations = (Flag("keyway_side", "-X", "face", "the keyway on the -X side instead of +X"),
+                 Resize("key_w", "keyway width"), Resize("top_len", "top section length"), Bare())
+    bare_note = "the stepped shaft without its keyway"
 
     def sample(self, rng):
         top_d = float(rng.randrange(12, 41, 2))
@@ -57,8 +61,12 @@ class KeyedShaft(Family):
         out += ["# Keyway: an end-milled slot (round ends) on the +X side, centred along the top section,",
                 "# its flat bottom key_depth below the shaft's surface.",
                 "key_z = bottom_len + middle_len + top_len / 2",
-                "keyway = (", '    cq.Workplane("YZ", origin=(top_d / 2 - key_depth, 0, 0))  # normal is +X',
-                "    .center(0, key_z)", "    .slot2D(key_len, key_w, angle=90)", "    .extrude(key_depth + top_d / 2)  # well past the surface",
+                "keyway = (",
+                ('    cq.Workplane("YZ", origin=(-(top_d / 2 - key_depth), 0, 0))  # the -X side: extrude along -X'
+                 if p.get("keyway_side") == "-X" else '    cq.Workplane("YZ", origin=(top_d / 2 - key_depth, 0, 0))  # normal is +X'),
+                "    .center(0, key_z)", "    .slot2D(key_len, key_w, angle=90)",
+                "    .extrude(-(key_depth + top_d / 2))" if p.get("keyway_side") == "-X"
+                else "    .extrude(key_depth + top_d / 2)  # well past the surface",
                 ")", "result = (", "    shaft.cut(keyway)", ")", ""]
         return "\n".join(out)
 

@@ -6,6 +6,7 @@ import math
 
 from ..family import Edit, Family, changed
 from ..fmt import half_steps, mm, n
+from ..mutations import Bare, Move, Resize
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
 
@@ -20,6 +21,14 @@ class Flange(Family):
     frame = _AXIAL
     features = ("holes",)
     omit = "bolt holes"
+    mutations = (Move("bolt_circle_d", "the bolt holes (radially)", per_mm=2.0), Resize("bore_d", "bore diameter"),
+                 Resize("flange_d", "flange diameter"), Bare())
+    bare_note = "the disc and hub, no bore, no bolt holes"
+
+    def bare(self, p):
+        out = _header("The flange's disc and hub only.", self.frame, p, ["flange_d", "flange_t", "hub_d", "hub_h"])
+        return "\n".join(out + ["", "result = (", '    cq.Workplane("XY")', "    .circle(flange_d / 2)", "    .extrude(flange_t)",
+                                 '    .faces(">Z").workplane()', "    .circle(hub_d / 2)", "    .extrude(hub_h)", ")", ""])
 
     def sample(self, rng):
         flange_d = float(rng.randrange(60, 161, 5))
@@ -96,6 +105,8 @@ class Washer(Family):
     frame = _AXIAL
     features = ("holes",)
     omit = "hole"
+    mutations = (Resize("hole_d", "hole diameter"), Resize("thickness", "thickness"), Resize("outer_d", "outside diameter"), Bare())
+    bare_note = "a plain disc"
 
     def sample(self, rng):
         hole_d = float(rng.choice([3.2, 4.3, 5.3, 6.4, 8.4, 10.5, 13.0, 17.0]))
@@ -140,6 +151,8 @@ class Bushing(Family):
     frame = _AXIAL + ", flange at the bottom"
     features = ("holes",)
     omit = "bore"
+    mutations = (Resize("bore_d", "bore diameter"), Resize("flange_t", "flange thickness"), Resize("length", "length"), Bare())
+    bare_note = "solid, no bore"
 
     def sample(self, rng):
         bore_d = float(rng.randrange(6, 41, 2))
@@ -202,6 +215,8 @@ class HexNut(Family):
     features = ("holes",)
     omit = "hole"
     unscaled = ("chamfer_deg",)
+    mutations = (Resize("hole_d", "hole diameter"), Resize("height", "height"), Resize("across_flats", "size across the flats"), Bare())
+    bare_note = "the chamfered prism without its hole"
     SIZES = [(3, 5.5, 2.4, 2.5), (4, 7.0, 3.2, 3.3), (5, 8.0, 4.7, 4.2), (6, 10.0, 5.2, 5.0), (8, 13.0, 6.8, 6.8),
              (10, 16.0, 8.4, 8.5), (12, 18.0, 10.8, 10.2), (16, 24.0, 14.8, 14.0), (20, 30.0, 18.0, 17.5)]
 
@@ -263,6 +278,12 @@ class Pulley(Family):
     features = ("holes",)
     omit = "groove"
     unscaled = ("groove_deg",)
+    mutations = (Resize("groove_depth", "groove depth"), Resize("bore_d", "bore diameter"), Resize("outer_d", "outside diameter"), Bare())
+    bare_note = "a plain cylinder, no groove, no bore"
+
+    def bare(self, p):
+        out = _header("The pulley's blank only.", self.frame, p, ["outer_d", "width"])
+        return "\n".join(out + ["", 'result = cq.Workplane("XY").circle(outer_d / 2).extrude(width)', ""])
 
     def sample(self, rng):
         outer_d = float(rng.randrange(40, 121, 5))

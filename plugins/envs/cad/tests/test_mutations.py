@@ -1,0 +1,101 @@
+"""Every family's wrong parts (mutations) and right forms: declared, sized, and buildable.
+
+Whether the verifier rejects them is the `wrong_fails` / `right_forms_pass` checks' job
+(`pytest registry.yaml`); here: that they exist in the shape those checks need and that each
+script builds one valid solid (real CadQuery, one child process for all).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+
+from rlhub_cad import mutations
+from rlhub_cad.env import CadEnvironment
+from rlhub_cad.families import FAMILIES
+from rlhub_cad.kinds import GRADING, KINDS
+
+NAMES = [f.name for f in FAMILIES]
+
+
+def _env(fam, kind):
+    return CadEnvironment(f"cad/{fam.name}-{kind}-v1", fam, kind)
+
+
+def _code(response: str) -> str:
+    return re.search(r"```python\n(.*?)```", response, re.S).group(1)
+
+
+@pytest.fixture(scope="module")
+def built_variants():
+    from rlhub_cad.build import build_all
+
+    jobs = []
+    for fam in FAMILIES:
+        for kind in ("dimensioned", "abstract", "edit"):
+            env = _env(fam, kind)
+            task = env.make_task(0)
+            jobs += [(fam.name, kind, v.kind, v.size, _code(v.response)) for v in env.wrong_answers(task)]
+            jobs += [(fam.name, kind, "right form", 0.0, _code(r)) for r in env.right_answers(task)]
+    return list(zip(jobs, build_all([j[-1] for j in jobs])))
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=NAMES)
+def test_wrong_answers_are_sized_capped_and_named(fam):
+    for kind in KINDS:
+        if kind == "image":
+            continue  # same parameters as the text kinds; rendering it here would only cost time
+        env = _env(fam, kind)
+        for seed in (0, 1):
+            task = env.make_task(seed)
+            variants = env.wrong_answers(task)
+            by_kind = defaultdict(list)
+            for v in variants:
+                by_kind[v.kind].append(v.size)
+                assert v.note and v.max_reward is not None and v.max_reward <= mutations.WRONG_CAP
+                assert v.response != task.reference
+            assert by_kind["bare body"] == [1.0]
+            assert next(v for v in variants if v.kind == "bare body").max_reward == mutations.BARE_CAP
+            # monotonicity is only tested where a kind comes in two or more sizes
+            assert any(len(set(sizes)) >= 2 for sizes in by_kind.values()), f"{fam.name}-{kind}: {dict(by_kind)}"
+            assert env.wrong_responses(task)[0] == variants[0].response  # shared with the determinism check
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=NAMES)
+def test_every_variant_builds_one_valid_solid(built_variants, fam):
+    rows = [(job, res) for job, res in built_variants if job[0] == fam.name]
+    assert rows
+    for (name, kind, vkind, size, script), res in rows:
+        assert res["ok"] and res["valid"] and res["solids"] == 1, f"{name}-{kind} {vkind} {size}: {res}\n{script}"
+
+
+def test_tasks_tell_the_verifier_their_tolerance():
+    for kind in KINDS:
+        if kind == "image":
+            continue
+        task = _env(FAMILIES[2], kind).make_task(0)
+        assert task.hidden["grading"] == GRADING[kind]
+    assert GRADING["dimensioned"]["mode"] == "absolute" and GRADING["abstract"]["mode"] == "normalised"
+
+
+def test_proportion_graded_kinds_only_get_what_their_prompt_states():
+    """An abstract prompt states the overall size and the features' kinds, not their places:
+    a feature moved 2 mm is no wrong answer there, a wrong overall size is."""
+    fam = next(f for f in FAMILIES if f.name == "plate-counterbore")
+    dimensioned = {v.kind for v in _env(fam, "dimensioned").wrong_answers(_env(fam, "dimensioned").make_task(0))}
+    abstract = {v.kind for v in _env(fam, "abstract").wrong_answers(_env(fam, "abstract").make_task(0))}
+    assert {"moved", "face", "plain holes", "bare body"} <= dimensioned
+    assert "moved" not in abstract and "face" not in abstract
+    assert {"plain holes", "bare body"} <= abstract and any(k.endswith(" changed") for k in abstract)
+
+
+def test_shared_helpers_refuse_parts_that_would_not_build():
+    from rlhub_cad.families.turned import Flange
+
+    fam = Flange()
+    p = fam.sample(__import__("random").Random(4))
+    for wrong in mutations.Move("bolt_circle_d", "bolts", per_mm=2.0, sizes=(2.0, 500.0)).make(fam, p):
+        assert not fam.violations(wrong.params)
+    assert len(mutations.Move("bolt_circle_d", "bolts", per_mm=2.0, sizes=(500.0,)).make(fam, p)) == 0
