@@ -27,7 +27,8 @@ from . import pytest_run, runner, stand_in
 
 
 def run(module_source: str, solution_module: str, solution_file: str, modules: dict[str, str] | None = None,
-        deadline_s: float = 10.0, test_timeout_s: float = 5.0, style: str = "pytest", module_code: str = "") -> dict:
+        deadline_s: float = 10.0, test_timeout_s: float = 5.0, style: str = "pytest", module_code: str = "",
+        package: bool = False) -> dict:
     """Run the hidden module; return {"results": {test id: {...}}, "collected": [...],
     "collect_errors": [{"message", "by_tests"}], "solution_started": bool,
     "load_failed_by_tests": str | None, "timed_out": bool, "timings": {...}}.
@@ -35,6 +36,9 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
     `modules`: trusted Python fixture modules (name -> source) the tests may import.
     `style`: "pytest" (run under pytest) or "check"/"stdio" (a plain loop over test_case_N functions).
     `module_code`: the module compiled for suite.PLACEHOLDER (base64 of marshal), used in a warm worker.
+    `package`: `solution_module` is a package in the work dir (`solution_file` its __init__.py): the tests
+    import it and any of its modules (`import inventory.ledger`), each a stand-in served from the
+    solution's process, where the package is imported from the work dir as usual.
     """
     stand_in.not_dumpable()
     started = time.monotonic()
@@ -49,7 +53,7 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
         f.write("# the hidden tests are held in memory\n")
     spec = {"source": module_source, "solution_module": solution_module, "solution_file": solution_file,
             "modules": modules or {}, "workdir": os.getcwd(), "style": style, "deadline": deadline,
-            "test_timeout_s": test_timeout_s, "python": sys.executable,
+            "test_timeout_s": test_timeout_s, "python": sys.executable, "package": package,
             "code": base64.b64decode(module_code) if module_code else b""}
     events = runner.run(spec, placeholder)
     return _report(events, home, deadline, started)

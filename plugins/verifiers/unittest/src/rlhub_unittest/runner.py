@@ -58,12 +58,14 @@ class _Finder(importlib.abc.MetaPathFinder):
     """Serves the stand-in for the solution module and the task's fixture modules (from
     memory). Nothing else in the work dir is importable here."""
 
-    def __init__(self, solution: str, loader, modules: dict[str, str]) -> None:
-        self.solution, self.loader, self.modules = solution, loader, modules
+    def __init__(self, solution: str, loader, modules: dict[str, str], package: bool = False) -> None:
+        self.solution, self.loader, self.modules, self.package = solution, loader, modules, package
 
     def find_spec(self, name, path=None, target=None):
-        if name == self.solution and self.loader is not None:
-            return importlib.util.spec_from_loader(name, self.loader)
+        if self.loader is not None and (name == self.solution or (self.package and name.startswith(self.solution + "."))):
+            # a package's modules are stand-ins too (each served from the solution's process); the
+            # package and its subpackages get a __path__ so that their submodules can be imported
+            return importlib.util.spec_from_loader(name, self.loader, is_package=self.package)
         if name in self.modules:
             return importlib.util.spec_from_loader(name, _SourceLoader(name, self.modules[name]))
         return None
@@ -117,10 +119,11 @@ class Run:
             self.process = stand_in.SolutionProcess({
                 "module": spec["solution_module"], "path": os.path.join(work, spec["solution_file"]),
                 "workdir": work, "fixtures": spec["modules"], "sys_path": [own, *sys.path, work],
+                "package": bool(spec.get("package")),
             }, spec["python"])
             self.process.on_start = lambda: self.events.send(t="solution_started")
             loader = stand_in.StandInLoader(self.process)
-        sys.meta_path.insert(0, _Finder(spec["solution_module"], loader, spec["modules"]))
+        sys.meta_path.insert(0, _Finder(spec["solution_module"], loader, spec["modules"], bool(spec.get("package"))))
         for name in _BAD_ENV:
             os.environ.pop(name, None)
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"

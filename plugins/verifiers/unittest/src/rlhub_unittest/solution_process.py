@@ -235,8 +235,16 @@ class Server:
                 pass  # it now holds something that cannot cross: the tests keep what they had
         return [result, changed]
 
-    def do_import(self):
-        """Import the solution (once); its module object stays here, the runner gets a handle."""
+    def do_import(self, name=None):
+        """Import the solution (once); its module object stays here, the runner gets a handle.
+        A package (setup["package"]): import its module `name` the usual way, from the work dir."""
+        if self.setup.get("package"):
+            top = self.setup["module"]
+            name = top if name is None else name
+            if type(name) is not str or not (name == top or name.startswith(top + ".")):
+                raise ImportError(f"{name!r} is not a module of {top}")
+            _bootstrap._gcd_import(top)  # the package first (as `import a.b` does), then the module
+            return _bootstrap._gcd_import(name)
         if self.module is None:
             if self.import_error is not None:
                 raise self.import_error

@@ -110,7 +110,7 @@ class SolutionProcess:
         self.pid = 0
         self.deadline = time.monotonic() + 3600
         self.restarts = -1
-        self.module_hid = 0
+        self.module_hids: dict[str, int] = {}  # module name -> its handle in the current process
         self.import_failure: BaseException | None = None
         self.started = 0  # how many processes this run started
         self.on_start = None
@@ -158,7 +158,8 @@ class SolutionProcess:
                 pass
         if self.peer is not None:
             os.close(self.peer.wire.fd)
-        self.peer, self.pid, self.module_hid = None, 0, 0
+        self.peer, self.pid = None, 0
+        self.module_hids.clear()
 
     def _exit_status(self) -> str:
         if not self.pid:
@@ -206,13 +207,15 @@ class SolutionProcess:
             self.timings["solution_import" if op == "import" else "rpc"] += time.perf_counter() - began
             self.timings["rpc_calls"] += op != "import"
 
-    def module(self):
-        """The handle of the solution's module, importing it (once per process)."""
+    def module(self, name: str | None = None):
+        """The handle of the solution's module (or, for a package, of its module `name`), importing
+        it (once per process)."""
+        name = name or self.setup["module"]
         if self.import_failure is not None:
             raise self.import_failure
-        if self.peer is None or not self.module_hid:
+        if self.peer is None or name not in self.module_hids:
             try:
-                handle = self.request("import", what="importing the solution")
+                handle = self.request("import", *([name] if self.setup.get("package") else []), what=f"importing {name}")
             except SolutionError as exc:
                 raise self._failed_import(f"the solution could not be imported: {exc}")
             except SystemExit as exc:
@@ -222,12 +225,17 @@ class SolutionProcess:
             except BaseException as exc:
                 self.import_failure = exc
                 raise
-            self.module_hid = handle._SolutionObject__hid
-        return self.module_hid
+            self.module_hids[name] = handle._SolutionObject__hid
+        return self.module_hids[name]
 
-    def on_module(self, op: str, *args):
-        """`op` on the solution module itself (getattr, setattr, delattr, dir)."""
-        return self.request(op, _Yours(self.module()), *args)
+    def on_module(self, op: str, *args, name: str | None = None):
+        """`op` on the solution module itself, or the package's module `name` (getattr, setattr, delattr, dir)."""
+        return self.request(op, _Yours(self.module(name)), *args)
+
+    def owns(self, module: str) -> bool:
+        """Is `module` the solution's (its module, or a module of its package)?"""
+        top = self.setup["module"]
+        return module == top or (bool(self.setup.get("package")) and module.startswith(top + "."))
 
     def _failed_import(self, message: str) -> BaseException:
         self.import_failure = SolutionImportError(message)
@@ -286,7 +294,7 @@ class RunnerCodec(Codec):
         if t is _Yours:
             return obj.hid
         if t is SolutionModule:
-            return self.process.module()
+            return self.process.module(_MODULE_DICT.__get__(obj)["__name__"])
         if isinstance(obj, type) and "__rlhub_hid__" in obj.__dict__:
             if obj.__rlhub_gen__ != self.generation:
                 raise CodecError(f"{obj.__name__} belonged to a solution process that has ended")
@@ -303,7 +311,8 @@ class RunnerCodec(Codec):
             if module is None and hasattr(obj, "__objclass__"):  # str.lower and friends
                 module = getattr(obj.__objclass__, "__module__", None)
             qualname = getattr(obj, "__qualname__", None)
-        if type(module) is not str or type(qualname) is not str or module in self.hidden_modules or "<" in qualname:
+        if (type(module) is not str or type(qualname) is not str or module in self.hidden_modules
+                or self.process.owns(module) or "<" in qualname):
             return None
         top = module.split(".")[0]
         if not (top in _STDLIB or module in self.fixture_modules or _installed(top)):
@@ -633,28 +642,33 @@ class SolutionModule(types.ModuleType):
         return _Namespace(self)
 
     def __getattr__(self, name):
-        process = _MODULE_DICT.__get__(self)["__rlhub_process__"]
+        own = _MODULE_DICT.__get__(self)
+        process, module = own["__rlhub_process__"], own["__name__"]
         if name == "__all__":  # `from solution import *`: its __all__, else its public names
             try:
-                return process.on_module("getattr", "__all__")
+                return process.on_module("getattr", "__all__", name=module)
             except AttributeError:
-                return [n for n in process.on_module("dir") if type(n) is str and not n.startswith("_")]
+                return [n for n in process.on_module("dir", name=module) if type(n) is str and not n.startswith("_")]
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
-        return process.on_module("getattr", name)
+        return process.on_module("getattr", name, name=module)
 
     def __setattr__(self, name, value):
-        if name.startswith("__") and name.endswith("__"):
+        if (name.startswith("__") and name.endswith("__")) or type(value) is SolutionModule:
+            # dunders, and a package's submodule bound by the import system: the stand-in's own
             return super().__setattr__(name, value)
-        _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("setattr", name, value)
+        own = _MODULE_DICT.__get__(self)
+        own["__rlhub_process__"].on_module("setattr", name, value, name=own["__name__"])
 
     def __delattr__(self, name):
-        if name.startswith("__") and name.endswith("__"):
+        own = _MODULE_DICT.__get__(self)
+        if (name.startswith("__") and name.endswith("__")) or type(own.get(name)) is SolutionModule:
             return super().__delattr__(name)
-        _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("delattr", name)
+        own["__rlhub_process__"].on_module("delattr", name, name=own["__name__"])
 
     def __dir__(self):
-        return _MODULE_DICT.__get__(self)["__rlhub_process__"].on_module("dir")
+        own = _MODULE_DICT.__get__(self)
+        return own["__rlhub_process__"].on_module("dir", name=own["__name__"])
 
 
 class _Namespace(collections.abc.Mapping):
@@ -695,8 +709,13 @@ class StandInLoader(importlib.abc.Loader):
         return module
 
     def exec_module(self, module) -> None:
-        module.__file__ = self.process.setup["path"]
-        self.process.module()
+        name = _MODULE_DICT.__get__(module)["__name__"]
+        setup = self.process.setup
+        if name == setup["module"]:
+            module.__file__ = setup["path"]
+        else:  # a module of the package: where it would be in the work dir
+            module.__file__ = os.path.join(setup["workdir"], *name.split(".")) + ".py"
+        self.process.module(name)
 
 
 def not_dumpable() -> None:
@@ -715,7 +734,7 @@ def bind(namespace: dict, module, keep: frozenset = frozenset()) -> None:
     import builtins
 
     process = _MODULE_DICT.__get__(module)["__rlhub_process__"]
-    process.module()
+    process.module(_MODULE_DICT.__get__(module)["__name__"])
     names = process.request("namespace", what="listing the solution's names")
     if type(names) is not dict:
         return

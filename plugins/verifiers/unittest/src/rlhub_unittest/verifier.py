@@ -10,6 +10,8 @@ Contract with environments (task.hidden):
   files          {name: text}: read-only fixtures in the work dir (*.py ones are importable)
   test_ids       expected test names (default: from the test file's AST)
   test_setup     check style: code run before the tests (MBPP's test_setup_code; str or list of str)
+  package        the solution is this package in the work dir (multi-file projects): the tests import it and
+                 its modules (`import inventory.ledger`), each served from the solution's process
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class TestSpec:
     files: dict[str, str]
     test_ids: list[str] | None
     setup: str = ""
+    package: str | None = None
 
     @classmethod
     def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> TestSpec:
@@ -83,13 +86,21 @@ class TestSpec:
             setup = "\n".join(setup)
         if not isinstance(setup, str):
             raise ValueError("task.hidden['test_setup'] must be code (str or list of str)")
+        package = hidden.get("package") or None
+        if package is not None and (not isinstance(package, str) or not all(p.isidentifier() for p in package.split("."))
+                                    or "." in package or style != "pytest" or language != "python"):
+            raise ValueError(f"task.hidden['package'] {package!r} must be a top-level package name, with pytest-style "
+                             "Python tests")
+        if package is not None:
+            path = f"{package}/__init__.py"
         return cls(tests=tests, style=style, entry_point=hidden.get("entry_point") or None,
                    prompt_prefix=hidden.get("prompt_prefix") or "", solution_path=path, language=language,
-                   files=dict(files), test_ids=list(ids) if ids else None, setup=setup)
+                   files=dict(files), test_ids=list(ids) if ids else None, setup=setup,
+                   package=package)
 
     @property
     def module_name(self) -> str:
-        return os.path.splitext(os.path.basename(self.solution_path))[0]
+        return self.package or os.path.splitext(os.path.basename(self.solution_path))[0]
 
 
 def defines(code: str, name: str | None) -> bool:
@@ -172,6 +183,7 @@ class UnitTests(Verifier):
             "solution_file": spec.solution_path, "modules": modules,
             "deadline_s": max(1.0, profile.wall_timeout_s * 0.85 - 0.5),
             "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4), "style": spec.style,
+            "package": spec.package is not None,
         })
         if result.infra_error:
             raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
