@@ -219,6 +219,11 @@ class Catalog:
             if not path.exists():
                 raise RegistryError(f"{self.registry.at(i, 'dataset', 'path')}: no such file {str(path)!r}")
             src = src.model_copy(update={"path": str(path)})
+        if src.assets is not None:
+            assets = self.registry.resolve_path(src.assets, i)
+            if not assets.is_dir():
+                raise RegistryError(f"{self.registry.at(i, 'dataset', 'assets')}: no such folder {str(assets)!r}")
+            src = src.model_copy(update={"assets": str(assets)})
         if entry.verifier is None and entry.rubric is None:
             raise RegistryError(f"{self.registry.at(i)}: a dataset environment needs a 'verifier' (or a 'rubric')")
         if src.id in self.plugins.envs:

@@ -51,9 +51,9 @@ class DatasetEnvironment(Environment):
             raise
         except Exception as exc:
             raise RegistryError(f"{self.where}: cannot load dataset for {self.id}: {type(exc).__name__}: {exc}") from None
-        available = set(ds.column_names)
+        available = set(ds.column_names) | ({"assets"} if src.assets else set())
         if self.prepare_row is not None and len(ds):  # columns a preset derives from each row count as there
-            available |= set(self.prepare_row(dict(ds[0])))
+            available |= set(self.prepare_row(self._with_assets(dict(ds[0]))))
         missing = sorted(set(src.columns.values()) - available)
         if missing:
             raise RegistryError(
@@ -69,8 +69,15 @@ class DatasetEnvironment(Environment):
     def label(self, index: int) -> Label:
         return Label(env=self.id, row=index)
 
+    def _with_assets(self, row: dict) -> dict:
+        """The row, with the entry's `assets` folder as the column 'assets' (where the row has none)."""
+        if self.source.assets:
+            row.setdefault("assets", self.source.assets)
+        return row
+
     def generate(self, rng: random.Random, index: int) -> Task:
-        row = _Row(self.prepare_row(dict(self.rows[index])) if self.prepare_row else self.rows[index])
+        row = self._with_assets(dict(self.rows[index]))
+        row = _Row(self.prepare_row(row) if self.prepare_row else row)
         fields = {role: row[column] for role, column in self.source.columns.items()}
         prompt = fields.pop("prompt")
         given_reference = fields.pop("reference", None)  # the reference is not the verifier's data

@@ -66,6 +66,8 @@ class DatasetSource(_Strict):
     prompt_template: Optional[str] = Field(None, description="e.g. 'Answer briefly: {prompt}' (any column by name)")
     reference_template: Optional[str] = Field(None, description="builds the reference response, e.g. '{prompt}{solution}'")
     domain: Optional[str] = None
+    assets: Optional[str] = Field(None, description="a folder of files the rows refer to (a benchmark's repositories), "
+                                                    "relative to the registry; rows see its absolute path as the column 'assets'")
 
     @field_validator("id")
     @classmethod

@@ -165,6 +165,10 @@ class UnitTests(Verifier):
         return self._run(spec, dict(files), ctx, prompt_prefix(spec, task.prompt))
 
     def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "") -> Verdict:
+        return self.grade(*self.run_suite(spec, model_files, ctx, prefix))
+
+    def run_suite(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = ""):
+        """Run the hidden tests against the model's files in the sandbox: (the suite, the run's result)."""
         python_module = spec.module_name if spec.language == "python" else None
         try:
             suite = suite_mod.prepared(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
@@ -187,9 +191,23 @@ class UnitTests(Verifier):
         })
         if result.infra_error:
             raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
-        return self.grade(suite, result)
+        return suite, result
 
     def grade(self, suite: suite_mod.Suite, result) -> Verdict:
+        outcome, details, tamper = self.test_outcomes(suite, result)
+        if outcome is None:
+            return Verdict(0.0, False, details=details)
+        if tamper:
+            return Verdict(0.0, False, components={"tests": 0.0}, details=details)
+        passed, total = sum(outcome.values()), len(outcome)
+        fraction = passed / total
+        reward = fraction if self.config.reward == "fraction" else float(passed == total)
+        return Verdict(reward, passed == total, components={"tests": fraction}, details=details)
+
+    def test_outcomes(self, suite: suite_mod.Suite, result) -> tuple[dict[str, bool] | None, dict[str, Any], str | None]:
+        """Each expected test's outcome (True: passed), the details, and why the run cannot be
+        trusted (None: it can). No outcomes (None) when the run gave no report; VerifierError
+        when the task's own tests broke it."""
         report = result.value
         if not _well_formed(report) and result.exit_code is not None and result.signal is None and not result.timed_out:
             # Ended by its own hand, not killed: the solution's process can only signal ours, so this
@@ -199,7 +217,7 @@ class UnitTests(Verifier):
         if not _well_formed(report):
             why = ("timed out" if result.timed_out else "ran out of memory" if result.oom
                    else f"the test run was killed (exit {result.exit_code}, signal {result.signal})")
-            return Verdict(0.0, False, details={"reason": f"no test report: {why}", "stderr": result.stderr[-500:]})
+            return None, {"reason": f"no test report: {why}", "stderr": result.stderr[-500:]}, None
         if report.get("load_failed_by_tests"):  # the task's tests broke on their own: not the model's doing
             raise VerifierError(f"the hidden tests could not be loaded: {str(report['load_failed_by_tests'])[-_MESSAGE_CHARS:]}")
         results: dict[str, dict] = report["results"]
@@ -231,10 +249,7 @@ class UnitTests(Verifier):
             tamper = "a hidden test that every genuine run fails did not fail: the run cannot be trusted"
         if tamper:
             details["tampering"] = tamper
-            return Verdict(0.0, False, components={"tests": 0.0}, details=details)
-        fraction = passed / total
-        reward = fraction if self.config.reward == "fraction" else float(passed == total)
-        return Verdict(reward, passed == total, components={"tests": fraction}, details=details)
+        return outcome, details, tamper
 
 
 def _why(entries: list[dict]) -> str:

@@ -1,0 +1,175 @@
+"""The `swe/*` environments: every project kind x task x way of showing it.
+
+    swe/<project>-bug-<class>-session-v1    a bug of one class (off-by-one, wrong branch, ...), multi-turn
+    swe/<project>-bug-<class>-diff-v1       the same, one prompt with the files the fix concerns; answer: a diff
+    swe/<project>-bug-repo-v1               any bug, the whole repository in one prompt (32k tokens or more)
+    swe/<project>-feature-{session,diff,repo}-v1
+    swe/<project>-rename-{session,diff,repo}-v1
+    swe/<project>-tests-{session,diff}-v1   write a module's missing tests (graded by mutants killed)
+
+Every environment is a family (hub.core.family): its parameters (project seed, bug site, new
+name...) are drawn from the task's seed, and the prompt, hidden tests, reference diff and wrong
+answers all follow from them (tasks.py).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from hub import Variant
+from hub.core.family import Family, FamilyEnvironment, register_families
+
+from . import patch, prompts
+from .projects.kinds import NAMES, kind as project_kind
+from .projects.model import BUG_CLASSES, Variant as ProjectVariant, draw, render
+from .tasks import OLD_NAME_TEST, Params, build
+from .verifier import SweHidden
+
+SESSION_TURNS = 20
+CHARS_PER_TOKEN = 4  # the estimate docqa uses too; code tokenises denser, so real counts run higher
+MODES = {"session": "session", "diff": "diff", "repo": "repo"}
+
+
+def fenced_diff(diff: str) -> str:
+    return f"```diff\n{diff}```\n"
+
+
+class SweFamily(Family[Params]):
+    description = ""
+
+    def __init__(self, project: str, task: str, bug_class: str | None = None, modes: tuple[str, ...] = ("session", "diff"),
+                 target_tokens: int = 40_000) -> None:
+        self.project, self.task, self.bug_class = project, task, bug_class
+        self.name = f"{project}-{task}" + (f"-{bug_class.replace('_', '-')}" if bug_class else "")
+        self.prompts = {mode: "" for mode in modes}
+        self.target_tokens = target_tokens
+        what = {"bug": f"fix a bug{' (' + bug_class.replace('_', ' ') + ')' if bug_class else ''} from a user's report",
+                "feature": "implement a feature described in an issue, across modules",
+                "rename": "rename an API across its definition and every call site",
+                "tests": "write a module's missing tests (graded by mutants killed)"}[task]
+        self.description = f"{project_kind(project).description}: {what}"
+
+    def configure(self, *, target_tokens: int = 40_000) -> "SweFamily":
+        """`target_tokens`: how long the whole-repository prompt is made (repo mode; about 4 characters a token)."""
+        if not 8_000 <= target_tokens <= 128_000:
+            raise ValueError(f"target_tokens must be between 8000 and 128000, got {target_tokens}")
+        return SweFamily(self.project, self.task, self.bug_class, tuple(self.prompts), target_tokens)
+
+    # -- parameters ---------------------------------------------------------------------------------
+    def sample(self, rng: random.Random, kind: str) -> Params:
+        k = project_kind(self.project)
+        seed = rng.randrange(10**6)
+        units = self.units_for(seed) if kind == "repo" else None
+        if self.task == "bug":
+            sites = [b for b in k.bugs if self.bug_class in (None, b.cls)]
+            return Params(self.project, seed, "bug", rng.choice(sites).id, units)
+        if self.task == "feature":
+            return Params(self.project, seed, "feature", rng.choice(k.features).id, units)
+        if self.task == "rename":
+            r = rng.choice(k.renames)
+            values = draw(k, seed, units)[0]
+            taken = set(values.values())
+            choices = [c for c in k.names[r.placeholder] if c not in taken]
+            return Params(self.project, seed, "rename", r.id, units, new_name=rng.choice(choices))
+        return Params(self.project, seed, "tests", rng.choice(sorted(k.mutation_areas)), units)
+
+    def units_for(self, seed: int) -> int:
+        """Units that make the whole repository about `target_tokens` long."""
+        k = project_kind(self.project)
+        lo, hi = k.units.count
+        size = lambda n: sum(len(t) for t in render(k, seed, units=n).files.values())  # noqa: E731
+        small, large = size(lo), size(hi)
+        per_unit = (large - small) / (hi - lo)
+        want = self.target_tokens * CHARS_PER_TOKEN
+        return max(lo, min(hi, lo + math.ceil((want - small) / per_unit)))
+
+    # -- what the model sees ------------------------------------------------------------------------
+    def prompt(self, p: Params, kind: str) -> str:
+        b = build(p)
+        files, pkg = b.base.files, b.base.package
+        if kind == "session":
+            return prompts.session(pkg, files, b.issue, SESSION_TURNS)
+        if kind == "repo":
+            return prompts.whole(pkg, files, b.issue)
+        if p.task == "tests":
+            module = b.hidden_mutation["module"]
+            examples = sorted(f for f in files if f.startswith("tests/test_"))[:1]
+            return prompts.oracle(pkg, files, b.issue, [module, *examples])
+        return prompts.oracle(pkg, files, b.issue, [f for f in b.touched if f in files])
+
+    def hidden(self, p: Params, kind: str) -> SweHidden:
+        b = build(p)
+        return SweHidden(base={"generated": b.recipe}, runner="stand_in", package=b.base.package, tests=b.hidden_tests,
+                         fail_to_pass=b.fail_to_pass, pass_to_pass=b.pass_to_pass,
+                         mutation=b.hidden_mutation if p.task == "tests" else None)
+
+    def reference(self, p: Params, kind: str) -> str:
+        return fenced_diff(build(p).reference_diff)
+
+    def secrets(self, p: Params, kind: str, task) -> list[str]:
+        b = build(p)
+        base_text = "\n".join(b.base.files.values())
+        added = {line[1:].strip() for line in b.reference_diff.splitlines()
+                 if line.startswith("+") and not line.startswith("+++")}
+        return [task.reference, *b.secrets, *(a for a in added if len(a) >= 24 and a not in base_text)]
+
+    def metadata(self, p: Params, kind: str) -> dict[str, Any]:
+        b = build(p)
+        return {"project": p.project, "project_seed": p.seed, "task": p.task, "target": p.target, "mode": kind,
+                "package": b.base.package, "modules": sum(1 for f in b.base.files if f.startswith(b.base.package + "/")),
+                "lines": b.base.lines, "tokens": sum(len(t) for t in b.base.files.values()) // CHARS_PER_TOKEN}
+
+    # -- answers whose verdict is known ----------------------------------------------------------------
+    def right(self, p: Params, kind: str) -> list[str]:
+        b = build(p)
+        forms = [fenced_diff(patch.make(b.base.files, b.target_files, context=1))]  # other context lines
+        plain = "".join(line for line in b.reference_diff.splitlines(keepends=True)
+                        if not line.startswith(("diff --git ", "new file mode", "deleted file mode")))
+        forms.append("The fix:\n\n" + fenced_diff(plain))  # no git headers, as `diff -u` writes it
+        if p.task == "tests":
+            forms.append(fenced_diff(patch.make(b.base.files, b.reordered_tests)))
+        return forms
+
+    def wrong(self, p: Params, kind: str) -> list[Variant]:
+        from .wrong import wrong_answers
+
+        return wrong_answers(build(p))
+
+
+class SweEnvironment(FamilyEnvironment):
+    def episode(self, task, verifier, ctx):
+        if self.kind != "session":
+            return super().episode(task, verifier, ctx)
+        from .session import SweEpisode
+
+        return SweEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
+
+
+def families() -> list[tuple[SweFamily, tuple[str, ...]]]:
+    out = []
+    for name in NAMES:
+        k = project_kind(name)
+        classes = [c for c in BUG_CLASSES if any(b.cls == c for b in k.bugs)]
+        out += [(SweFamily(name, "bug", c), ("session", "diff")) for c in classes]
+        out.append((SweFamily(name, "bug", None, ("repo",)), ("repo",)))
+        if k.features:
+            out.append((SweFamily(name, "feature", None, ("session", "diff", "repo")), ("session", "diff", "repo")))
+        if k.renames:
+            out.append((SweFamily(name, "rename", None, ("session", "diff", "repo")), ("session", "diff", "repo")))
+        if k.mutation_areas:
+            out.append((SweFamily(name, "tests", None, ("session", "diff")), ("session", "diff")))
+    return out
+
+
+def register_all(register) -> list[str]:
+    ids = []
+    for fam, modes in families():
+        for mode in modes:
+            extra = ("multi-turn",) if mode == "session" else ("long-context",) if mode == "repo" else ()
+            ids += register_families(register, [fam], domain="swe", verifier="swe_tests", kinds=[mode],
+                                     environment=SweEnvironment, profile="swe",
+                                     max_turns=SESSION_TURNS if mode == "session" else 1,
+                                     tags=("swe", "code", "python", fam.task, *extra))
+    return ids

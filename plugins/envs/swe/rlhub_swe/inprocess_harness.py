@@ -1,0 +1,109 @@
+"""Sandbox side of the in-process mode (SWE-bench-shaped data on real repositories): pytest runs
+the repository's tests, the model's code in the same process, as the benchmark's own harness does.
+
+The harness itself never runs that code: it forks a child that runs pytest and sends one line of
+JSON per test phase over a pipe as it goes, so a child that crashes, exits or hangs loses only the
+tests after it. What the child reports is trusted no further than the verifier's defences (a hidden
+sentinel test that must fail; every expected test id must be reported).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sys
+import time
+
+_NO_PLUGINS = [a for n in ("cacheprovider", "stepwise", "pastebin", "junitxml") for a in ("-p", f"no:{n}")]
+
+
+class _Reporter:
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def _send(self, **event) -> None:
+        try:
+            os.write(self.fd, (json.dumps(event) + "\n").encode())
+        except OSError:
+            pass
+
+    def pytest_runtest_logreport(self, report):
+        message = ""
+        if report.failed:
+            try:
+                message = report.longreprtext[-1500:]
+            except Exception:
+                message = str(report.longrepr)[-1500:]
+        self._send(id=report.nodeid, when=report.when, outcome=report.outcome, wasxfail=hasattr(report, "wasxfail"),
+                   message=message)
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self._send(collect_error=str(report.nodeid), message=str(report.longrepr)[-1500:])
+
+
+def run(ids: list[str], timeout_s: float = 60.0) -> dict:
+    """{"results": {node id: {"outcome", "message"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}"""
+    from rlhub_unittest.stand_in import not_dumpable
+
+    not_dumpable()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            os.setsid()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+            sys.path.insert(0, os.getcwd())
+            import pytest
+
+            pytest.main([*dict.fromkeys(ids), "-q", "--rootdir", os.getcwd(), "-o", "addopts=", *_NO_PLUGINS],
+                        plugins=[_Reporter(write_fd)])
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    deadline = time.monotonic() + timeout_s
+    data, status = b"", "done"
+    while True:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([read_fd], [], [], max(0.0, left))
+        if not ready:
+            status = "timeout"
+            break
+        chunk = os.read(read_fd, 1 << 16)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > 8 << 20:
+            break
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError:
+            pass
+    os.waitpid(pid, 0)
+    results: dict[str, dict] = {}
+    errors = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        if "collect_error" in event:
+            errors.append(str(event.get("message", ""))[-1500:])
+            continue
+        node = event.get("id")
+        if not isinstance(node, str):
+            continue
+        entry = results.setdefault(node, {"outcome": "passed", "message": ""})
+        if event.get("outcome") != "passed" or event.get("wasxfail"):
+            if entry["outcome"] == "passed":
+                entry["outcome"] = "skipped" if event.get("outcome") == "skipped" else "failed"
+                entry["message"] = str(event.get("message", ""))[-1500:]
+    return {"results": results, "collect_errors": errors[:3], "status": status}

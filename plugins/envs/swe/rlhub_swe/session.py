@@ -1,0 +1,167 @@
+"""A repository-scale session: the terminal session of rlhub-terminal over a whole project.
+
+The work dir holds the repository (the task's base tree, written when the episode starts). The
+model runs shell commands (`ls`, `cat`, `grep -rn`, `sed -n`, `python -m pytest -x -q ...`), applies
+```diff blocks with `patch -p1`, writes whole files, and says SUBMIT; at the end (or after the
+step limit) the work tree's regular files are read back and graded by `swe_tests.verify_files`:
+the hidden tests run in a separate sandbox, never in the work dir while the model acts. Long
+output is cut to its head and tail with a line that says how much there was.
+"""
+
+from __future__ import annotations
+
+import secrets as _secrets
+from typing import Any
+
+from hub import Step, Verdict
+from hub.core.response import read
+from hub.core.verifier import grade
+from rlhub_terminal.actions import MAX_ACTIONS, Action, Turn, parse_turn
+from rlhub_terminal.session import InfraFault, Refused, TerminalEpisode, describe_run
+
+from . import trees
+
+MAX_DIFF_CHARS = 256 * 1024
+LIST_FILES = ["bash", "-c", "find . -type f -size -1024k -not -path './.git/*' -printf '%P\\n' | head -n 5000"]
+PATCH = "patch -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch -r - <<'{tag}'\n{diff}{tag}\n"
+
+
+def parse_swe_turn(text: str) -> Turn:
+    """The terminal action format, plus ```diff blocks (applied with `patch -p1`)."""
+    turn = Turn()
+    response = read(text)
+    for block in response.blocks:
+        if block.closed and block.tag in ("diff", "patch"):
+            body = block.body if block.body.endswith("\n") else block.body + "\n"
+            if len(body) > MAX_DIFF_CHARS:
+                turn.notes.append(f"not applied: a diff longer than {MAX_DIFF_CHARS} characters")
+                continue
+            tag = "RLHUB_PATCH_" + _secrets.token_hex(6)
+            turn.actions.append(Action("run", PATCH.format(tag=tag, diff=body), path="(diff)"))
+            continue
+        one = parse_turn(response.visible[block.start:block.end])
+        turn.actions += one.actions
+        turn.notes += one.notes
+    turn.submit = parse_turn(response.outside_blocks()).submit
+    if len(turn.actions) > MAX_ACTIONS:
+        turn.notes.append(f"only the first {MAX_ACTIONS} actions of a turn are carried out "
+                          f"({len(turn.actions) - MAX_ACTIONS} dropped)")
+        turn.actions = turn.actions[:MAX_ACTIONS]
+    return turn
+
+
+def summarised(command: str, r, label: str | None = None) -> str:
+    """describe_run, with a count of what long output held before it was cut."""
+    text = describe_run(label or command, r)
+    for name, out in (("stdout", r.stdout), ("stderr", r.stderr)):
+        lines = out.count("\n")
+        if len(out) > 2600:
+            text = text.replace(f"--- {name} ---\n", f"--- {name} ({lines} lines, {len(out)} characters"
+                                f"{', more discarded' if getattr(r, name + '_truncated') else ''}; head and tail shown) ---\n", 1)
+    return text
+
+
+class SweEpisode(TerminalEpisode):
+    def __init__(self, task, verifier, ctx, max_turns: int = 20) -> None:
+        super().__init__(task, verifier, ctx, max_turns=max_turns)
+        self.base = trees.base_tree(task.hidden["base"])
+
+    def _open(self):
+        cm = self.ctx.sandbox.session(self.ctx.profile)
+        session = cm.__enter__()
+        self._cm, self._session = cm, session
+        session.write_files(self.base)
+        for action in self._journal:
+            self._apply(session, action)
+        return session
+
+    def step(self, action: str) -> Step:
+        if self.final is not None:
+            return self.final
+        self.turn += 1
+        turn = parse_swe_turn(action if isinstance(action, str) else str(action))
+        try:
+            report = self._act(turn)
+            if turn.submit or self.turn >= self.max_turns:
+                return self._finish(report, submitted=turn.submit)
+        except InfraFault as exc:
+            verdict = Verdict.no_verdict(f"sandbox failed: {exc}", turns=self.turn)
+            verdict.verifier = self.identity
+            self.final = Step(observation="", done=True, verdict=verdict, info=self._info(infra_error=str(exc)))
+            self._drop()
+            return self.final
+        left = self.max_turns - self.turn
+        report.append(f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]")
+        return Step(observation="\n\n".join(report), done=False, info=self._info())
+
+    def _act(self, turn: Turn) -> list[str]:
+        report = list(turn.notes)
+        if not turn.actions and not turn.submit:
+            report.append("nothing to do: send ```bash blocks to run, ```diff blocks to apply, a ```python file=PATH "
+                          "block to write a file, or SUBMIT")
+        for action in turn.actions:
+            try:
+                r = self._with_retries(action)
+            except Refused as exc:
+                report.append(f"could not write {action.path}: {exc}")
+                continue
+            self._journal.append(action)
+            if action.kind == "write":
+                report.append(f"wrote {action.path} ({len(action.text.encode())} bytes)")
+            elif action.path == "(diff)":
+                report.append(summarised(action.text, r, "patch -p1 < (your diff)"))
+            else:
+                report.append(summarised(action.text, r))
+        return report
+
+    def work_tree(self) -> dict[str, bytes]:
+        """The regular files of the work dir (symlinks and files of 1 MB or more are not among them)."""
+        listed = self._with_retries(Action("run", LIST_FILES[2]))
+        paths = [p for p in listed.stdout.splitlines() if p and not p.startswith("/")]
+        if not paths:
+            return {}
+        try:
+            return self._with_retries(None, read=None, paths=paths)
+        except Refused:
+            return {}
+
+    def _with_retries(self, action, read: str | None = None, paths: list[str] | None = None):
+        if paths is None:
+            return super()._with_retries(action, read)
+        last = ""
+        for _ in range(3):
+            try:
+                session = self._session or self._open()
+                return session.read_files(paths)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+            except Exception as exc:  # the sandbox's fault: reopen and replay
+                last = f"{type(exc).__name__}: {exc}"
+                self.infra_retries += 1
+                self._drop()
+        raise InfraFault(last)
+
+    def _finish(self, report: list[str], submitted: bool) -> Step:
+        files = self.work_tree()
+        verifier = self.verifier
+        notes: dict[str, Any] = {}
+
+        class _Tree:  # verify_files seen through grade()'s interface (crash -> no verdict)
+            name = verifier.name
+
+            @staticmethod
+            def verify(task, response, ctx):
+                return verifier.verify_files(task, files, ctx, notes)
+
+        verdict = grade(_Tree(), self.identity, self.task, "", self.ctx)
+        verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
+        if verdict.error:
+            summary = f"no verdict: {verdict.error}"
+        elif verdict.passed:
+            summary = "graded: every hidden test passed"
+        else:
+            summary = f"graded: reward {verdict.reward:.2f} ({verdict.details.get('reason', 'hidden tests failed')})"
+        report.append(summary)
+        self.final = Step(observation="\n\n".join(report), done=True, verdict=verdict, info=self._info())
+        self._drop()
+        return self.final

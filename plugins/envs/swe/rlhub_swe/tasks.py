@@ -1,0 +1,140 @@
+"""Tasks over generated projects: what the model gets (the base tree, the issue), where it must
+end (the target tree), and what grades it (hidden tests: FAIL_TO_PASS and PASS_TO_PASS).
+
+- bug: a bug injected at a site of the project (`bug.ID`); the issue describes the symptom;
+  FAIL_TO_PASS are the hidden tests it fails, PASS_TO_PASS the rest of the suite;
+- feature: the project without a feature (`without.ID`) that spans two modules or more;
+  FAIL_TO_PASS are the tests of the feature;
+- rename: an API renamed across its definition, call sites, imports, tests and docs; the hidden
+  tests use the new name, and one more checks the old one is gone;
+- tests: a module's test file is missing; graded by mutants its new tests kill (mutation.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from . import patch
+from .projects.kinds import kind as project_kind
+from .projects.model import CLEAN, Project, ProjectKind, Variant, parse_tests, render
+from .projects.template import render as render_text
+
+TASKS = ("bug", "feature", "rename", "tests")
+OLD_NAME_TEST = "test_old_name_is_gone"
+
+
+@dataclass(frozen=True)
+class Params:
+    project: str           # the project kind
+    seed: int              # the project's own seed (its names and constants)
+    task: str              # bug | feature | rename | tests
+    target: str            # the bug site, feature, rename or test area
+    units: int | None = None
+    new_name: str = ""     # rename: the name it gets
+
+
+@dataclass
+class Built:
+    """Everything derived from the parameters, once."""
+
+    params: Params
+    kind: ProjectKind
+    base: Project                  # what the model starts from
+    target: Project                # where the reference ends
+    recipe: dict                   # how the verifier rebuilds `base`
+    target_files: dict[str, str]
+    issue: str
+    hidden_tests: str
+    fail_to_pass: list[str]
+    pass_to_pass: list[str]
+    touched: list[str]             # files the reference changes
+    secrets: list[str]
+    hidden_mutation: dict | None = None  # tests: what mutation.py grades
+    reordered_tests: dict[str, str] | None = None  # tests: the target with the test functions in another order
+
+    @property
+    def reference_diff(self) -> str:
+        return patch.make(self.base.files, self.target_files)
+
+
+def recipe(p: Params, variant: Variant, drop_tests: tuple[str, ...] = ()) -> dict:
+    out = {"kind": p.project, "seed": p.seed, "flags": sorted(variant.flags), "names": [list(x) for x in variant.names]}
+    if p.units is not None:
+        out["units"] = p.units
+    if drop_tests:
+        out["drop_tests"] = list(drop_tests)
+    return out
+
+
+def _mentions(source: str, placeholder: str) -> bool:
+    return re.search(r"\$(?:" + re.escape(placeholder) + r"(?!\w)|\{" + re.escape(placeholder) + r"\})", source) is not None
+
+
+@functools.lru_cache(maxsize=32)
+def build(p: Params) -> Built:
+    k = project_kind(p.project)
+    headers, blocks = k.parsed
+    if p.task == "bug":
+        base_v, target_v, drop = Variant(frozenset({f"bug.{p.target}"})), CLEAN, ()
+    elif p.task == "feature":
+        base_v, target_v, drop = Variant(frozenset({f"without.{p.target}"})), CLEAN, ()
+    elif p.task == "rename":
+        r = next(r for r in k.renames if r.id == p.target)
+        base_v, target_v, drop = CLEAN, Variant(names=((r.placeholder, p.new_name),)), ()
+    elif p.task == "tests":
+        base_v, target_v, drop = CLEAN, CLEAN, (p.target,)
+    else:
+        raise ValueError(f"unknown task {p.task!r}")
+    base = render(k, p.seed, base_v, p.units, drop)
+    target = render(k, p.seed, target_v, p.units)
+    values = base.values
+    target_files = dict(target.files)
+    hidden = target.hidden_tests
+    names = [b.name for b in blocks]
+    secrets: list[str] = []
+    if p.task == "bug":
+        site = next(b for b in k.bugs if b.id == p.target)
+        f2p = [b.name for b in blocks if p.target in b.catches]
+        issue = render_text(site.issue, values)
+    elif p.task == "feature":
+        feature = next(f for f in k.features if f.id == p.target)
+        f2p = [b.name for b in blocks if p.target in b.needs]
+        issue = render_text(feature.issue, values)
+    elif p.task == "rename":
+        r = next(r for r in k.renames if r.id == p.target)
+        old = values[r.placeholder]
+        module = render_text(r.module, values)
+        owner = values.get(r.owner, "") if r.owner else ""
+        f2p = [b.name for b in blocks if _mentions(b.source, r.placeholder)] + [OLD_NAME_TEST]
+        holder = f"{module}.{owner}" if owner else module
+        check = (f"import {module} as _m\n    assert not hasattr(_m.{owner}, {old!r})\n    assert hasattr(_m.{owner}, {p.new_name!r})"
+                 if owner else f"import {module} as _m\n    assert not hasattr(_m, {old!r})\n    assert hasattr(_m, {p.new_name!r})")
+        hidden += f"\n\ndef {OLD_NAME_TEST}():\n    {check}\n"
+        names.append(OLD_NAME_TEST)
+        what = {"function": "the function", "class": "the class", "method": "the method"}[r.what]
+        issue = (f"Please rename {what} `{old}` (`{holder}.{old}`) to `{p.new_name}`. Update its definition and every "
+                 f"place that uses it: call sites, imports, `__all__`, the tests and the README. The old name must not "
+                 f"exist afterwards (no alias), and nothing else may change behaviour.")
+    else:  # tests
+        module_path = render_text(k.mutation_areas[p.target], values)
+        header = render_text(headers[p.target], values)
+        area = [render_text(b.source, values) for b in blocks if b.area == p.target]
+        test_path = f"tests/test_{p.target}.py"
+        target_files[test_path] = header + "\n\n" + "\n\n".join(area)
+        reordered = dict(target_files, **{test_path: header + "\n\n" + "\n\n".join(reversed(area))})
+        mutation = {"module": module_path, "tests": test_path, "reference": target_files[test_path], "min_tests": 3}
+        f2p = []
+        issue = (f"`{module_path}` lost its tests: `tests/test_{p.target}.py` is gone. Write that file again: pytest "
+                 f"tests of what `{module_path}` does, written the way the other test files are. They must pass on the "
+                 f"code as it is; they are graded by how many deliberately broken versions of the module they catch "
+                 f"(changed comparisons, constants, conditions...), so test behaviour, edge cases included, not the "
+                 f"source text.")
+    p2p = [n for n in names if n not in f2p] if p.task != "tests" else []
+    touched = patch.changed_paths(base.files, target_files)
+    secrets = [render_text(b.source, target.values).strip() for b in blocks if b.name in f2p and not b.visible]
+    built = Built(p, k, base, target, recipe(p, base_v, drop), target_files, issue, hidden, f2p, p2p, touched, secrets)
+    if p.task == "tests":
+        built.hidden_mutation, built.reordered_tests = mutation, reordered
+    return built

@@ -1,0 +1,188 @@
+"""The `swe_tests` verifier: a patch (or the work tree a session left) graded as SWE-bench grades,
+by hidden FAIL_TO_PASS and PASS_TO_PASS tests run in the sandbox.
+
+reward = the fraction of FAIL_TO_PASS tests that pass, gated on every PASS_TO_PASS test still
+passing (`reward: all_or_nothing`: 1 only when all of both pass). Before any test runs:
+- a single-turn answer must hold a unified diff that parses (`unidiff`) and applies exactly
+  (patch.py); a diff outside the repository, with binary content or symlinks, or too large is
+  refused with its reason (`details.refused`);
+- edits to test configuration (conftest.py, pytest.ini, setup.cfg, tox.ini, pyproject.toml, .pth)
+  and to the hidden tests' own paths are put back as they were (`details.ignored_edits`): they
+  never reach the hidden tests;
+- a tree that ends up unchanged earns 0 without running anything (`refused: empty`).
+
+How the hidden tests reach the code (`task.hidden.runner`):
+- `stand_in` (generated projects): the hidden tests run in the test runner of rlhub-unittest,
+  from memory; `import inventory.ledger` gets a stand-in of that module whose every use is a
+  request to the model's own process (package mode): the model's code never runs where the
+  report is made;
+- `in_process` (SWE-bench-shaped data on real repositories, whose tests subclass, monkeypatch and
+  reach into internals): pytest runs the repository's test files with the model's code in its own
+  process (inprocess.py), defended by a hidden sentinel test that must fail and by requiring
+  every expected test id to be reported.
+Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants killed (mutation.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from hub import Verdict, Verifier, VerifierConfig, VerifierError
+from hub.core.verifier import HiddenData
+
+from . import patch, trees
+
+UNCHANGED = "the patch changes nothing"
+
+
+class SweConfig(VerifierConfig):
+    reward: Literal["fraction", "all_or_nothing"] = Field(
+        "fraction", description="fraction: FAIL_TO_PASS passing, gated on PASS_TO_PASS; all_or_nothing: 1 only if all pass")
+    max_patch_bytes: int = Field(patch.MAX_PATCH_BYTES, gt=0, description="a larger diff is refused unread")
+
+
+class SweHidden(HiddenData):
+    base: dict[str, Any]                  # the repository before the model acts (trees.py)
+    runner: Literal["stand_in", "in_process"] = "stand_in"
+    package: str | None = None            # stand_in: the package the hidden tests import
+    tests: str = ""                       # stand_in: the hidden test module; in_process: the test patch (a diff)
+    fail_to_pass: list[str] = Field(default_factory=list)
+    pass_to_pass: list[str] = Field(default_factory=list)
+    protected: list[str] = Field(default_factory=list)  # globs whose edits never count (the hidden tests' paths)
+    mutation: dict[str, Any] | None = None  # write-the-tests: {"module", "tests", "min_tests"}
+
+
+class SweTests(Verifier):
+    """Hidden FAIL_TO_PASS / PASS_TO_PASS tests on the patched repository, in the sandbox."""
+
+    name = "swe_tests"
+    Config = SweConfig
+    Hidden = SweHidden
+
+    # -- the two ways an answer arrives ---------------------------------------------------------
+    def verify(self, task, response: str, ctx) -> Verdict:
+        h = self.hidden(task)
+        if len(response) > 4 * self.config.max_patch_bytes:
+            return _refused("too_large", f"the response is {len(response)} characters long")
+        diff = patch.extract(response)
+        if diff is None:
+            return _refused("no_diff", "no unified diff in the response (answer with one ```diff block)")
+        try:
+            changes = patch.parse(diff, self.config.max_patch_bytes)
+        except patch.PatchRefused as exc:
+            return _refused(exc.kind, str(exc))
+        base = self._base(h)
+        try:
+            final, _ = patch.apply(base, changes)
+        except patch.DoesNotApply as exc:
+            return _refused("does_not_apply", f"the patch does not apply: {exc}")
+        return self.grade_tree(task, h, base, final, ctx)
+
+    def verify_files(self, task, files: dict[str, str | bytes], ctx, notes: dict[str, Any] | None = None) -> Verdict:
+        """Grade the work tree a session left: `files` are its regular files (symlinks are never
+        among them); binary and oversized files are left out and named."""
+        h = self.hidden(task)
+        base = self._base(h)
+        final: dict[str, str] = {}
+        left_out = []
+        total = 0
+        for path, data in sorted(files.items()):
+            if isinstance(data, (bytes, bytearray)):
+                try:
+                    data = bytes(data).decode("utf-8")
+                except UnicodeDecodeError:
+                    left_out.append(f"{path} (binary)")
+                    continue
+            total += len(data)
+            if len(data) > trees.MAX_FILE_BYTES or total > trees.MAX_TREE_BYTES:
+                left_out.append(f"{path} (too large)")
+                continue
+            final[path] = data
+        extra = dict(notes or {})
+        if left_out:
+            extra["left_out"] = left_out[:20]
+        return self.grade_tree(task, h, base, final, ctx, extra)
+
+    # -- grading a final tree ---------------------------------------------------------------------
+    def _base(self, h: SweHidden) -> dict[str, str]:
+        try:
+            return trees.base_tree(h.base)
+        except trees.TreeError as exc:
+            raise VerifierError(f"the task's repository is unavailable: {exc}") from None
+
+    def grade_tree(self, task, h: SweHidden, base: dict[str, str], final: dict[str, str], ctx,
+                   notes: dict[str, Any] | None = None) -> Verdict:
+        final, put_back = trees.restore(base, final, h.protected)
+        details: dict[str, Any] = dict(notes or {})
+        if put_back:
+            details["ignored_edits"] = put_back[:20]
+            details["ignored_why"] = "tests and test configuration are the hidden tests' own: edits to them never count"
+        edited = trees.changed(base, final)
+        if not edited:
+            reason = UNCHANGED + (" once edits to tests and test configuration are set aside" if put_back else "")
+            return Verdict(0.0, False, details={**details, "reason": reason, "refused": "empty"})
+        details["changed"] = edited[:20]
+        if sum(len(t) for t in final.values()) > trees.MAX_TREE_BYTES:
+            return Verdict(0.0, False, details={**details, "reason": "the repository grew past its size limit", "refused": "too_large"})
+        if h.mutation is not None:
+            from .mutation import grade_tests
+
+            return grade_tests(self, task, h, base, final, ctx, details)
+        if h.runner == "in_process":
+            from .inprocess import run_tests
+
+            outcome, more, tamper = run_tests(h, final, ctx)
+        else:
+            outcome, more, tamper = self._stand_in(h, final, ctx)
+        details.update(more)
+        return self.score(h, outcome, tamper, details)
+
+    def _stand_in(self, h: SweHidden, final: dict[str, str], ctx):
+        from rlhub_unittest.verifier import TestSpec, UnitTests
+
+        unit = UnitTests()
+        try:
+            spec = TestSpec.from_hidden({"tests": h.tests, "package": h.package,
+                                         "test_ids": [*h.fail_to_pass, *h.pass_to_pass]}, unit.config)
+        except ValueError as exc:
+            raise VerifierError(f"the task's hidden tests are unusable: {exc}") from None
+        if spec.solution_path not in final:
+            return None, {"reason": f"the package {h.package} is gone ({spec.solution_path} is missing)"}, None
+        suite, result = unit.run_suite(spec, final, ctx)
+        return unit.test_outcomes(suite, result)
+
+    def score(self, h: SweHidden, outcome: dict[str, bool] | None, tamper: str | None, details: dict[str, Any]) -> Verdict:
+        if outcome is None:
+            return Verdict(0.0, False, details=details)
+        f2p = [t for t in h.fail_to_pass]
+        fixed = [t for t in f2p if outcome.get(t)]
+        broken = [t for t in h.pass_to_pass if not outcome.get(t)]
+        fraction = len(fixed) / len(f2p) if f2p else 1.0
+        kept = 1.0 - len(broken) / len(h.pass_to_pass) if h.pass_to_pass else 1.0
+        details.update(fail_to_pass=f"{len(fixed)}/{len(f2p)}", pass_to_pass=f"{len(h.pass_to_pass) - len(broken)}/"
+                                                                           f"{len(h.pass_to_pass)}")
+        if broken:
+            details["pass_to_pass_broken"] = broken[:10]
+        still = [t for t in f2p if not outcome.get(t)]
+        if still:
+            details["fail_to_pass_failing"] = still[:10]
+        components = {"fail_to_pass": fraction, "pass_to_pass": kept}
+        if tamper:
+            return Verdict(0.0, False, components=components, details=details)
+        if broken:
+            details.setdefault("reason", f"{len(broken)} PASS_TO_PASS test(s) broken: the change broke what worked")
+            return Verdict(0.0, False, components=components, details=details)
+        passed = len(fixed) == len(f2p)
+        reward = fraction if self.config.reward == "fraction" else float(passed)
+        return Verdict(reward, passed, components=components, details=details)
+
+    def hacks(self, task) -> list:
+        from .hacks import task_hacks
+
+        return task_hacks(self.hidden(task), task)
+
+
+def _refused(kind: str, reason: str) -> Verdict:
+    return Verdict(0.0, False, details={"refused": kind, "reason": reason})
