@@ -32,8 +32,7 @@ CHARS_PER_TOKEN = 4  # the estimate docqa uses too; code tokenises denser, so re
 MODES = {"session": "session", "diff": "diff", "repo": "repo"}
 
 
-def fenced_diff(diff: str) -> str:
-    return f"```diff\n{diff}```\n"
+fenced_diff = patch.fenced
 
 
 class SweFamily(Family[Params]):
@@ -123,14 +122,13 @@ class SweFamily(Family[Params]):
 
     # -- answers whose verdict is known ----------------------------------------------------------------
     def right(self, p: Params, kind: str) -> list[str]:
+        """The same change as a diff with one line of context and without git's headers (as `diff -u`
+        writes it); for tests, the test functions in another order."""
         b = build(p)
-        forms = [fenced_diff(patch.make(b.base.files, b.target_files, context=1))]  # other context lines
-        plain = "".join(line for line in b.reference_diff.splitlines(keepends=True)
+        terse = patch.make(b.base.files, b.target_files if p.task != "tests" else b.reordered_tests, context=1)
+        plain = "".join(line for line in terse.splitlines(keepends=True)
                         if not line.startswith(("diff --git ", "new file mode", "deleted file mode")))
-        forms.append("The fix:\n\n" + fenced_diff(plain))  # no git headers, as `diff -u` writes it
-        if p.task == "tests":
-            forms.append(fenced_diff(patch.make(b.base.files, b.reordered_tests)))
-        return forms
+        return ["The change:\n\n" + fenced_diff(plain)]
 
     def wrong(self, p: Params, kind: str) -> list[Variant]:
         from .wrong import wrong_answers

@@ -51,7 +51,7 @@ def task_hacks(h, task) -> list[Variant]:
         for i in range(PER_TASK):
             kind = kinds[(start + i) % len(kinds)]
             note, source = TEST_HACKS[kind]
-            out.append(Variant(f"hack:{kind}", f"```diff\n{patch.make(base, {**base, m['tests']: source})}```\n",
+            out.append(Variant(f"hack:{kind}", patch.fenced(patch.make(base, {**base, m['tests']: source})),
                                note=note, max_reward=0.0))
         return out
     reference = patch.extract(task.reference) or ""
@@ -68,6 +68,6 @@ def task_hacks(h, task) -> list[Variant]:
         hack = suite[(start + i) % len(suite)]
         module = target[:-3].replace("/", ".").removesuffix(".__init__")
         tree = {**base, target: base.get(target, "") + "\n\n" + hack.source(names, module)}
-        out.append(Variant(f"hack:{hack.kind}", f"```diff\n{patch.make(base, tree)}```\n", note=hack.description,
+        out.append(Variant(f"hack:{hack.kind}", patch.fenced(patch.make(base, tree)), note=hack.description,
                            max_reward=0.0))
     return out

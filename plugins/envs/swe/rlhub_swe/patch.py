@@ -204,3 +204,10 @@ def make(old: dict[str, str], new: dict[str, str], context: int = 3) -> str:
 
 def changed_paths(old: dict[str, str], new: dict[str, str]) -> list[str]:
     return sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
+
+
+def fenced(diff: str) -> str:
+    """A diff as a ```diff block, the fence longer than any run of backticks inside (a README's own fences)."""
+    longest = max((len(run) for run in re.findall(r"`+", diff)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}diff\n{diff if diff.endswith(chr(10)) or not diff else diff + chr(10)}{ticks}\n"

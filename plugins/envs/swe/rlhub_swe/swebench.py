@@ -65,7 +65,7 @@ def prepare(row: dict) -> dict:
     except patch.PatchRefused:
         row["swe_protected"] = []
     row["answer"] = "Answer with a unified diff against the repository root (paths a/... and b/...) in one ```diff block."
-    row["gold"] = row.get("patch") or ""
+    row["gold"] = patch.fenced(row.get("patch") or "")
     return row
 
 
@@ -73,7 +73,7 @@ def register_preset(register) -> None:
     register("swebench", dataset={
         "columns": {"prompt": "problem_statement", "base": "swe_base", "runner": "swe_runner", "tests": "test_patch",
                     "fail_to_pass": "swe_f2p", "pass_to_pass": "swe_p2p", "protected": "swe_protected"},
-        "prompt_template": PROMPT, "reference_template": "```diff\n{gold}```\n", "domain": "swe"},
+        "prompt_template": PROMPT, "reference_template": "{gold}", "domain": "swe"},
         verifier="swe_tests", profile="swe", tags=("swe", "code", "python", "swebench"), prepare=prepare,
         description="SWE-bench shape: instance_id, repo, base_commit, problem_statement, patch (the reference), "
                     "test_patch, FAIL_TO_PASS, PASS_TO_PASS; repositories (git or tarballs) in the entry's `assets` folder")

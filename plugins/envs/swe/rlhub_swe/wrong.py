@@ -24,8 +24,7 @@ from .projects.model import Variant as ProjectVariant, render
 from .tasks import Built
 
 
-def fenced(diff: str) -> str:
-    return f"```diff\n{diff}```\n"
+fenced = patch.fenced
 
 
 def wrong_answers(b: Built) -> list[Variant]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-NAMES = ("ledger",)
+NAMES = ("ledger", "conf")
 
 
 def kind(name: str):
