@@ -18,6 +18,8 @@ else the whole text. See README.md for the reward, with a worked example.
 
 from __future__ import annotations
 
+import hashlib
+
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -231,6 +233,12 @@ class MeshIoU(Verifier):
 
     def verify(self, task, response: str, ctx) -> Verdict:
         return self._verify(task, response, ctx)[0]
+
+    def response_key(self, task, response: str) -> str | None:
+        """The verdict depends on the script alone (within the size limit)."""
+        if not isinstance(response, str) or len(response) > self.config.max_response_chars:
+            return None
+        return "script:" + hashlib.sha256(extract_script(response).encode("utf-8", "surrogatepass")).hexdigest()
 
     def _verify(self, task, response: str, ctx) -> tuple[Verdict, Part | None, Part | None]:
         """The verdict, with the parts it was read from (for pictures)."""

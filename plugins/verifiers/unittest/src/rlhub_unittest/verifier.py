@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import hashlib
 import os
 from dataclasses import dataclass
 from typing import Any, Literal, Optional, Union
@@ -142,6 +143,14 @@ class UnitTests(Verifier):
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
         return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt))
+
+    def response_key(self, task, response: str) -> str | None:
+        """The verdict depends on the assembled solution file alone."""
+        if len(response) > self.config.max_response_chars:
+            return None
+        spec = TestSpec.from_hidden(self.hidden(task), self.config)
+        code = assemble(spec, response, self.config.extract, task.prompt)
+        return "code:" + hashlib.sha256((code or "").encode("utf-8", "surrogatepass")).hexdigest()
 
     def hacks(self, task) -> list:
         """A rotating share of the reusable reward-hack suite, shaped to this task (hacks.py)."""
