@@ -39,11 +39,14 @@ def task_digest(task: Task) -> str:
 
 
 def _verdict(cat, label: Label, response: str, task: Task, fresh: bool = False):
-    """A verdict, memoised per (label, response) across checks: the same reference is graded by
-    several checks, and sandboxed verification (a CAD part, a test suite) is the costly part.
-    `fresh` bypasses the memo, for the check that verification is deterministic."""
+    """A verdict, memoised per (label, what the verifier reads of the response) across checks:
+    the same reference is graded by several checks (and in several forms that extract to the same
+    code), and sandboxed verification (a CAD part, a test suite) is the costly part. `fresh`
+    bypasses the memo, for the check that verification is deterministic."""
     memo = cat.__dict__.setdefault("_check_verdicts", {})
-    key = (label.to_json(), hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest())
+    read_as = cat.get(label.env).verifier.response_key(task, response)
+    key = (label.to_json(), read_as if read_as is not None else
+           hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest())
     v = None if fresh else memo.get(key)
     if v is None:
         v = cat.verify(label, response, task=task)

@@ -157,7 +157,11 @@ class FamilyEnvironment(Environment):
                     metadata={"family": fam.name, "kind": kind, **fam.metadata(p, kind)}, images=fam.images(p, kind))
 
     def _params_of(self, task: Task) -> Any:
+        """The parameters the task was drawn with (from its own label, so that another kind of the
+        same family can answer for it, e.g. a session task's wrong answers)."""
         assert task.label is not None, "the task has no label (make it with make_task)"
+        if task.label.env != self.id:
+            return self.family.draw(rng_for(task.label.env, task.label.index), self.kind)
         return self.params(task.label.index)
 
     def wrong_answers(self, task: Task) -> list[Variant]:
@@ -186,14 +190,17 @@ def _factory(environment: type[FamilyEnvironment], fam: Family, kind: str) -> Ca
 
 def register_families(register: Callable[..., None], families: Iterable[Family], *, domain: str, verifier: str,
                       id_format: str = "{domain}/{family}-{kind}-v1", kinds: Iterable[str] | None = None,
-                      environment: type[FamilyEnvironment] = FamilyEnvironment, **spec: Any) -> list[str]:
+                      environment: type[FamilyEnvironment] = FamilyEnvironment,
+                      per_family: Callable[[Family, str], dict[str, Any]] | None = None, **spec: Any) -> list[str]:
     """Register every (family, kind) as an environment; returns the ids. `spec` goes to
-    `register` (profile, tags, max_turns, ...). Environments are built on first use."""
+    `register` (profile, tags, max_turns, ...), updated by `per_family(family, kind)` where a
+    family's own settings differ (its tags, a rubric). Environments are built on first use."""
     ids = []
     for fam in families:
         for kind in (kinds if kinds is not None else fam.kinds):
             env_id = id_format.format(domain=domain, family=fam.name, kind=kind)
-            register(env_id, _factory(environment, fam, kind), verifier=verifier,
-                     domain=domain, description=fam.description or f"{fam.name}: {kind}", **spec)
+            settings = {"description": fam.description or f"{fam.name}: {kind}", **spec,
+                        **(per_family(fam, kind) if per_family else {})}
+            register(env_id, _factory(environment, fam, kind), verifier=verifier, domain=domain, **settings)
             ids.append(env_id)
     return ids

@@ -87,7 +87,7 @@ class Task:
 
     def __post_init__(self) -> None:
         if hasattr(self.hidden, "model_dump"):  # a verifier's Hidden model: kept as plain data
-            self.hidden = self.hidden.model_dump(mode="json", exclude_defaults=True)
+            self.hidden = self.hidden.model_dump(mode="json", exclude_unset=True)
 
     @property
     def env_id(self) -> str:

@@ -128,6 +128,13 @@ class Verifier:
     def verify(self, task: "Task", response: str, ctx: VerifyContext) -> Verdict:  # pragma: no cover
         raise NotImplementedError
 
+    def response_key(self, task: "Task", response: str) -> str | None:
+        """What of `response` the verdict depends on (e.g. the extracted code), when the verifier
+        can say cheaply; two responses with the same key get the same verdict. The checks use it
+        to grade the reference's other forms without rebuilding the same part. None: the whole
+        response matters."""
+        return None
+
     # Optional: `render(task, response, path, ctx) -> Verdict` grades and also draws the verdict
     # to a PNG at `path` (`rlhub verify --render`); verifiers that can draw define it.
     render: ClassVar[Any] = None

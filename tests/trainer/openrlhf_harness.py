@@ -61,21 +61,3 @@ class ScriptedEngine:
 
 def sampling_params(max_tokens=None):
     return SimpleNamespace(max_tokens=max_tokens, logprobs=None, temperature=1.0)
-
-
-@pytest.fixture
-def tokenizer():
-    return chatml_tokenizer()
-
-
-@pytest.fixture(autouse=True)
-def fresh_trainer_state(monkeypatch):
-    """Each test gets its own catalog, thread pools and settings."""
-    from hub.trainers.openrlhf import reward as openrlhf_reward
-
-    for key in ("RLHUB_REGISTRY", "RLHUB_TURN_FORMAT", "RLHUB_STEP_TIMEOUT_S", "RLHUB_REWARD_DEADLINE_S"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("RLHUB_REGISTRY", str(REPO / "registry.yaml"))
-    openrlhf_reward._state.clear()
-    yield
-    openrlhf_reward._state.clear()

@@ -1,39 +1,122 @@
-"""One rlhub environment per (family, kind): `cad/<family>-<kind>-v1`."""
+"""CAD part families as rlhub task families (hub.core.family): one environment per (family,
+kind), `cad/<family>-<kind>-v1`. A part family (family.py) declares the part; `PartFamily` shows
+it through the six task kinds (kinds.py) and derives the hidden data, reference, wrong parts
+(mutations.py) and right answers from the part's parameters."""
 
 from __future__ import annotations
 
 import random
 
-from hub import Environment, Task, Variant
+from hub import Task, Variant
+from hub.core.family import Family as TaskFamily, FamilyEnvironment
+from rlhub_mesh.verifier import MeshHidden
 
 from . import mutations
 from .family import Family
 from .fmt import fence
-from .kinds import GRADING, KINDS
+from .kinds import GRADING, KINDS, Built
 
 _MAX_TRIES = 100
 
 
-class CadEnvironment(Environment):
-    def __init__(self, env_id: str, family: Family, kind: str) -> None:
-        super().__init__(env_id)
+class PartFamily(TaskFamily[Built]):
+    """A part family as a task family: the draw is the kind's `Built` (the part's parameters, and
+    what the kind made of them: the prompt, the script shown for an edit or a repair, images)."""
+
+    prompts = dict.fromkeys(KINDS, "")  # each kind writes its own prompt (kinds.py)
+
+    def __init__(self, family: Family) -> None:
+        self.family, self.name, self.description = family, family.name, family.noun
+
+    def params(self, rng: random.Random, kind: str):
+        """Parameters that satisfy the family's constraints (the samplers almost always do first time)."""
+        fam = self.family
+        for _ in range(_MAX_TRIES):
+            p = fam.sample(rng)
+            if not fam.violations(p) and (kind != "edit" or fam.valid_edits(p)):
+                return p
+        raise RuntimeError(f"{fam.name} ({kind}): no valid parameters after {_MAX_TRIES} tries: {fam.violations(p)}")
+
+    def sample(self, rng: random.Random, kind: str) -> Built:
+        return KINDS[kind](self.family, self.params(rng, kind), rng)
+
+    def prompt(self, built: Built, kind: str):
+        return built.prompt
+
+    def images(self, built: Built, kind: str) -> list[bytes]:
+        return list(built.images or [])
+
+    def hidden(self, built: Built, kind: str) -> MeshHidden:
+        return MeshHidden(reference_script=self.family.script(built.params), options={"invariance": "none"},
+                          features=tuple(self.family.features), grading=GRADING[kind])
+
+    def reference(self, built: Built, kind: str) -> str:
+        return fence(self.family.script(built.params))
+
+    def metadata(self, built: Built, kind: str) -> dict:
+        fam, p = self.family, built.params
+        meta = {"params": p, "bbox": [round(v, 3) for v in fam.bbox(p)], **(built.extra or {})}
+        if built.original is not None:
+            meta["original_script"] = built.original
+        return meta
+
+    def wrong(self, built: Built, kind: str) -> list[Variant]:
+        """The family's mutations of this part (and, for edits, the script left unedited)."""
+        fam, p = self.family, built.params
+        proportions = GRADING[kind]["mode"] == "normalised"
+        out = [Variant(w.kind, fence(w.script if w.script is not None else fam.script(w.params)), w.size,
+                       w.note, w.max_reward) for w in mutations.wrongs(fam, p, proportions)]
+        if kind == "edit":
+            out.append(Variant("unedited", fence(built.original), 1.0,
+                               f"the script shown, without the edit ({built.extra['instruction']})", mutations.WRONG_CAP))
+        return out
+
+    def right(self, built: Built, kind: str) -> list[str]:
+        """The same part built another way: the family's alternative construction where it has
+        one, else the reference turned a quarter turn and back (a located shape, float noise),
+        in a reply with prose around the code."""
+        fam, p = self.family, built.params
+        script = fam.alternative(p)
+        if script is None:
+            script = (fam.script(p).rstrip("\n") + "\n\n# the same part, turned and turned back\n"
+                      "result = result.rotate((0, 0, 0), (0, 0, 1), 90).rotate((0, 0, 0), (0, 0, 1), -90)\n")
+        return [f"Here is the part.\n\n{fence(script)}\n\nIt follows the specification."]
+
+    def secrets(self, built: Built, kind: str, task: Task) -> list[str]:
+        """The reference script and its construction lines.
+
+        Edit and repair prompts show an original script on purpose; there the secrets are the
+        reference lines that the original lacks (the answer to the edit or the fix).
+        """
+        ref = self.family.script(built.params)
+        lines = [ln.strip() for ln in ref.splitlines()]
+        if built.original is not None:
+            shown = {ln.strip() for ln in built.original.splitlines()}
+            lines = [ln for ln in lines if ln not in shown and not ln.startswith("import ")]
+        else:
+            lines = [ln for ln in lines if "(" in ln and len(ln) >= 16 and not ln.startswith("#")]
+        return [ref.strip(), *[ln for ln in lines if ln]]
+
+
+class CadEnvironment(FamilyEnvironment):
+    def __init__(self, env_id: str, family: Family | PartFamily, kind: str) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown CAD task kind {kind!r}; expected one of {sorted(KINDS)}")
-        self.family, self.kind = family, kind
+        super().__init__(env_id, family if isinstance(family, PartFamily) else PartFamily(family), kind)
+
+    @property
+    def part(self) -> Family:
+        return self.family.family
 
     def sample(self, rng: random.Random):
-        """Parameters that satisfy the family's constraints (the samplers almost always do first time)."""
-        for _ in range(_MAX_TRIES):
-            p = self.family.sample(rng)
-            if not self.family.violations(p) and (self.kind != "edit" or self.family.valid_edits(p)):
-                return p
-        raise RuntimeError(f"{self.id}: no valid parameters after {_MAX_TRIES} tries: {self.family.violations(p)}")
+        """Valid parameters of this environment's part, drawn from `rng` (the draw tasks start with)."""
+        return self.family.params(rng, self.kind)
 
     def drawn_script(self, index: int) -> str:
         """The script of the part task `index`'s image shows (the first draw of `generate`)."""
         from hub import rng_for
 
-        return self.family.script(self.sample(rng_for(self.id, index)))
+        return self.part.script(self.family.params(rng_for(self.id, index), self.kind))
 
     def prepare(self, indices: list[int]) -> None:
         """Image tasks: start drawing every reference part at once (the warm renderer draws them
@@ -42,44 +125,6 @@ class CadEnvironment(Environment):
             from .render import submit
 
             submit([self.drawn_script(i) for i in indices])
-
-    def generate(self, rng: random.Random, index: int) -> Task:
-        fam = self.family
-        built = KINDS[self.kind](fam, self.sample(rng), rng)
-        script = fam.script(built.params)
-        hidden = {"reference_script": script, "options": {"invariance": "none"}, "features": list(fam.features),
-                  "grading": dict(GRADING[self.kind])}
-        metadata = {"family": fam.name, "kind": self.kind, "params": built.params,
-                    "bbox": [round(v, 3) for v in fam.bbox(built.params)], **(built.extra or {})}
-        if built.original is not None:
-            metadata["original_script"] = built.original
-        return Task(prompt=built.prompt, hidden=hidden, reference=fence(script), metadata=metadata,
-                    images=built.images or [])
-
-    def wrong_answers(self, task: Task) -> list[Variant]:
-        """The family's mutations of this task's part (and, for edits, the script left unedited)."""
-        fam, p = self.family, task.metadata["params"]
-        proportions = GRADING[self.kind]["mode"] == "normalised"
-        out = [Variant(w.kind, fence(w.script if w.script is not None else fam.script(w.params)), w.size,
-                       w.note, w.max_reward) for w in mutations.wrongs(fam, p, proportions)]
-        if self.kind == "edit":
-            out.append(Variant("unedited", fence(task.metadata["original_script"]), 1.0,
-                               f"the script shown, without the edit ({task.metadata['instruction']})", mutations.WRONG_CAP))
-        return out
-
-    def wrong_responses(self, task: Task) -> list[str]:
-        return [v.response for v in self.wrong_answers(task)]
-
-    def right_answers(self, task: Task) -> list[str]:
-        """The same part built another way: the family's alternative construction where it has
-        one, else the reference turned a quarter turn and back (a located shape, float noise),
-        in a reply with prose around the code."""
-        fam, p = self.family, task.metadata["params"]
-        script = fam.alternative(p)
-        if script is None:
-            script = (task.hidden["reference_script"].rstrip("\n") + "\n\n# the same part, turned and turned back\n"
-                      "result = result.rotate((0, 0, 0), (0, 0, 1), 90).rotate((0, 0, 0), (0, 0, 1), -90)\n")
-        return [f"Here is the part.\n\n{fence(script)}\n\nIt follows the specification."]
 
     def drawings(self, task: Task, response: str, ctx) -> dict[str, bytes]:
         """The reference part's drawing and, built in the sandbox, the response's (for reports)."""
@@ -93,18 +138,3 @@ class CadEnvironment(Environment):
         if candidate is not None:
             out["candidate"] = candidate
         return out
-
-    def secrets(self, task: Task) -> list[str]:
-        """The reference script and its construction lines.
-
-        Edit and repair prompts show an original script on purpose; there the secrets are the
-        reference lines that the original lacks (the answer to the edit or the fix).
-        """
-        ref = task.hidden["reference_script"]
-        lines = [ln.strip() for ln in ref.splitlines()]
-        if "original_script" in task.metadata:
-            shown = {ln.strip() for ln in task.metadata["original_script"].splitlines()}
-            lines = [ln for ln in lines if ln not in shown and not ln.startswith("import ")]
-        else:
-            lines = [ln for ln in lines if "(" in ln and len(ln) >= 16 and not ln.startswith("#")]
-        return [ref.strip(), *[ln for ln in lines if ln]]

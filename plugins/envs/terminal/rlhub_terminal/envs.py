@@ -1,71 +1,69 @@
-"""Environments made from families: `terminal/<family>-v1` (single turn) and
-`terminal/session-<family>-v1` (multi-turn shell session over the same task)."""
+"""The terminal families as rlhub task families (hub.core.family): each family's generator is
+drawn once per task and shown as two task kinds, `single` (`terminal/<family>-v1`: one reply with
+the code) and `session` (`terminal/session-<family>-v1`: a multi-turn shell session in a
+persistent sandbox work directory over the same task)."""
 
 from __future__ import annotations
 
 import random
 
-from hub import Environment, Task, Variant
+from hub import Variant
+from hub.core.family import Family as TaskFamily, FamilyEnvironment
+from rlhub_unittest.verifier import UnitTestsHidden
 
-from .family import Family, fenced
+from .family import Family, Spec, fenced
 from .session import SESSION_INSTRUCTIONS, TerminalEpisode
 
-
-class FamilyEnv(Environment):
-    """One task family as an environment: the answer is code, graded by `unit_tests`."""
-
-    def __init__(self, env_id: str, fam: Family) -> None:
-        super().__init__(env_id)
-        self.family = fam
-
-    def generate(self, rng: random.Random, index: int) -> Task:
-        spec = self.family.build(rng)
-        lang = self.family.language
-        hidden = {
-            "tests": spec.tests,
-            "test_style": "pytest",
-            "solution_path": self.family.solution_path,
-            "language": lang,
-        }
-        if spec.files:
-            hidden["files"] = dict(spec.files)
-        wrong = [w if isinstance(w, Variant) else Variant(f"wrong[{i}]", w) for i, w in enumerate(spec.wrong)]
-        return Task(
-            prompt=self.render_prompt(spec),
-            hidden=hidden,
-            reference=fenced(spec.reference, lang),
-            metadata={"family": self.family.name, "domain": self.family.domain, "language": lang,
-                      "wrong": [fenced(w.response, lang) for w in wrong], "secrets": spec.secrets,
-                      "wrong_kinds": [(w.kind, w.size, w.note) for w in wrong]},
-        )
-
-    def render_prompt(self, spec) -> str:
-        return spec.prompt
-
-    def wrong_responses(self, task: Task) -> list[str]:
-        return list(task.metadata["wrong"])
-
-    def wrong_answers(self, task: Task) -> list[Variant]:
-        """The family's wrong code by kind ("finding left in", "behaviour changed"...) and size."""
-        return [Variant(kind, response, size, note)
-                for response, (kind, size, note) in zip(task.metadata["wrong"], task.metadata["wrong_kinds"])]
-
-    def secrets(self, task: Task) -> list[str]:
-        return [task.hidden["tests"], task.reference.strip(), *task.metadata["secrets"]]
+SESSION_TURNS = 6
 
 
-class SessionEnv(FamilyEnv):
-    """The same task, solved interactively in a persistent sandbox work directory."""
+class TerminalFamily(TaskFamily[Spec]):
+    """One family of rlhub_terminal.family (a seeded `build(rng) -> Spec`) as a task family."""
 
-    max_turns = 6
+    prompts = {"single": "{prompt}", "session": "{session_prompt}"}
 
-    def render_prompt(self, spec) -> str:
-        path = self.family.solution_path
-        listing = ""
+    def __init__(self, fam: Family) -> None:
+        self.family, self.name, self.description = fam, fam.name, fam.description
+
+    def sample(self, rng: random.Random, kind: str) -> Spec:
+        return self.family.build(rng)
+
+    def fields(self, spec: Spec) -> dict:
+        path, listing = self.family.solution_path, ""
         if spec.files:
             listing = "\n\nThe work directory already holds: " + ", ".join(sorted(spec.files)) + "."
-        return (spec.prompt.rsplit("\n\nReply with", 1)[0] + listing + "\n\n"
-                + SESSION_INSTRUCTIONS.format(path=path, turns=self.max_turns))
+        session = (spec.prompt.rsplit("\n\nReply with", 1)[0] + listing + "\n\n"
+                   + SESSION_INSTRUCTIONS.format(path=path, turns=SESSION_TURNS))
+        return {"session_prompt": session}
+
+    def hidden(self, spec: Spec, kind: str) -> UnitTestsHidden:
+        return UnitTestsHidden(tests=spec.tests, test_style="pytest", solution_path=self.family.solution_path,
+                               language=self.family.language, files=dict(spec.files), test_ids=spec.test_ids)
+
+    def reference(self, spec: Spec, kind: str) -> str:
+        return fenced(spec.reference, self.family.language)
+
+    def wrong(self, spec: Spec, kind: str) -> list[Variant]:
+        """The family's wrong code by kind ("finding left in", "behaviour changed"...) and size."""
+        lang = self.family.language
+        return [Variant(w.kind, fenced(w.response, lang), w.size, w.note, w.max_reward) if isinstance(w, Variant)
+                else Variant(f"wrong[{i}]", fenced(w, lang)) for i, w in enumerate(spec.wrong)]
+
+    def secrets(self, spec: Spec, kind: str, task) -> list[str]:
+        return [spec.tests, task.reference.strip(), *spec.secrets]
+
+    def metadata(self, spec: Spec, kind: str) -> dict:
+        return {"domain": self.family.domain, "language": self.family.language}
+
+
+class TerminalEnvironment(FamilyEnvironment):
+    """A session-kind task is played as a terminal episode; the single kind answers once."""
+
+    @property
+    def max_turns(self) -> int:  # type: ignore[override]
+        return SESSION_TURNS if self.kind == "session" else 1
 
     def episode(self, task, verifier, ctx):
-        return TerminalEpisode(task, verifier, ctx, max_turns=self.max_turns)
+        if self.kind != "session":
+            return super().episode(task, verifier, ctx)
+        return TerminalEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)

@@ -23,6 +23,8 @@ from typing import Any, Callable
 
 from hub import Variant
 
+from .hidden import with_data
+
 FENCE = {"python": "python", "bash": "bash", "sql": "sql"}
 SOLUTION_PATH = {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}
 
@@ -35,6 +37,7 @@ class Spec:
     wrong: list[str | Variant]  # plausible but wrong sources (at least one): plain, or a Variant (kind, size)
     files: dict[str, str] = field(default_factory=dict)  # starter files the user shows / the session gets
     secrets: list[str] = field(default_factory=list)  # extra strings the prompt must never contain
+    test_ids: list[str] | None = None  # the tests' names, where the hidden module defines them as it runs
 
 
 @dataclass(frozen=True)
@@ -110,23 +113,6 @@ def same(got, want):
 
 '''
 
-_FUNCTION_TESTS = '''\
-import copy, math
-import pytest
-from solution import {entry}
-
-CASES = {cases!r}
-EXPECTED = {expected!r}
-TOL = {tol!r}
-
-
-{same}def check(index):
-    args = copy.deepcopy(CASES[index])
-    got = {entry}(*args)
-    assert same(got, EXPECTED[index]), f"{entry}{{tuple(CASES[index])!r}} returned {{got!r}}, expected {{EXPECTED[index]!r}}"
-'''
-
-
 def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cases: list[tuple],
                   show: int = 1, tol: float = 1e-6, files: dict[str, str] | None = None) -> Spec:
     """A Python-function family. The first `show` cases appear in the prompt as examples
@@ -136,9 +122,8 @@ def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cas
     examples = "\n".join(f">>> {entry}({', '.join(map(repr, c))})\n{expected[i]!r}" for i, c in enumerate(cases[:show]))
     full = prompt.strip() + (f"\n\nExample:\n```\n{examples}\n```" if show else "")
     full += "\n\nReply with the complete module in one ```python block."
-    tests = _FUNCTION_TESTS.format(entry=entry, cases=[list(c) for c in cases], expected=expected, tol=tol, same=_SAME)
-    tests += one_test_per_case(len(cases))
-    return Spec(full, reference, tests, wrong, files=files or {})
+    tests = with_data("function_cases", {"entry": entry, "cases": [list(c) for c in cases], "expected": expected, "tol": tol})
+    return Spec(full, reference, tests, wrong, files=files or {}, test_ids=[f"test_case{i}" for i in range(len(cases))])
 
 
 _CALLS_TESTS = '''\

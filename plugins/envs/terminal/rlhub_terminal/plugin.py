@@ -25,18 +25,19 @@ def _load():
 
 @hookimpl
 def rlhub_register_envs(register):
-    from .envs import FamilyEnv, SessionEnv
+    from hub.core.family import register_families
+
+    from .envs import SESSION_TURNS, TerminalEnvironment, TerminalFamily
 
     fams = _load()
-    for name, fam in fams.items():
-        tags = ("terminal", "code", fam.domain, fam.language)
-        register(f"terminal/{name}-v1", lambda env_id, fam=fam: FamilyEnv(env_id, fam),
-                 verifier="unit_tests", profile="pytest", domain="terminal", tags=tags,
-                 description=fam.description, rubric=fam.rubric)
-    for name in SESSION_FAMILIES:
-        fam = fams[name]
-        register(f"terminal/session-{name}-v1", lambda env_id, fam=fam: SessionEnv(env_id, fam),
-                 verifier="unit_tests", profile="pytest", domain="terminal", max_turns=SessionEnv.max_turns,
-                 tags=("terminal", "code", "multi-turn", fam.domain, fam.language),
-                 description=f"{fam.description} (multi-turn shell session)", rubric=fam.rubric)
-
+    common = dict(verifier="unit_tests", profile="pytest", domain="terminal", environment=TerminalEnvironment)
+    register_families(register, [TerminalFamily(f) for f in fams.values()], kinds=["single"],
+                      id_format="{domain}/{family}-v1", **common,
+                      per_family=lambda tf, kind: {"tags": ("terminal", "code", tf.family.domain, tf.family.language),
+                                                   "rubric": tf.family.rubric})
+    register_families(register, [TerminalFamily(fams[name]) for name in SESSION_FAMILIES], kinds=["session"],
+                      id_format="{domain}/session-{family}-v1", max_turns=SESSION_TURNS, **common,
+                      per_family=lambda tf, kind: {
+                          "tags": ("terminal", "code", "multi-turn", tf.family.domain, tf.family.language),
+                          "description": f"{tf.family.description} (multi-turn shell session)",
+                          "rubric": tf.family.rubric})

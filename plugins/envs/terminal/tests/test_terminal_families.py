@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import hub
-from rlhub_terminal.envs import FamilyEnv
+from rlhub_terminal.envs import TerminalEnvironment, TerminalFamily
 from rlhub_terminal.families import FAMILIES
 from rlhub_terminal.plugin import SESSION_FAMILIES
 
@@ -17,8 +17,8 @@ DOMAINS = {"text", "logs", "formats", "algo", "dates", "numeric", "regex", "file
            "shell", "sql", "static"}
 
 
-def env(name: str) -> FamilyEnv:
-    return FamilyEnv(f"terminal/{name}-v1", FAMILIES[name])
+def env(name: str) -> TerminalEnvironment:
+    return TerminalEnvironment(f"terminal/{name}-v1", TerminalFamily(FAMILIES[name]), "single")
 
 
 def test_at_least_100_families_over_every_sub_domain():

@@ -43,11 +43,3 @@ class Grading(BaseModel):
 
     def tol(self, size: float) -> float:
         return max(self.tol_mm, self.tol_rel * size)
-
-
-def from_task(hidden: dict) -> Grading:
-    """The task's grading, validated (a malformed one is the environment's bug: ValueError)."""
-    raw = hidden.get("grading") or {}
-    if not isinstance(raw, dict):
-        raise ValueError(f"task.hidden['grading'] must be a mapping, got {type(raw).__name__}")
-    return Grading.model_validate(raw)

@@ -25,6 +25,7 @@ import io
 import json
 import math
 import os
+import resource
 import select
 import signal
 import struct
@@ -211,6 +212,12 @@ def _kill_model_processes(pid: int, wait: bool) -> int | None:
     return os.waitpid(pid, 0)[1] if wait else None
 
 
+def _cpu_limit() -> str:
+    """The sandbox's RLIMIT_CPU, which the script's process inherits, in words."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_CPU)
+    return "no limit set" if soft == resource.RLIM_INFINITY else f"{soft} s"
+
+
 def _run_model(code, timeout_s: float, cap: int, timings: dict) -> tuple[dict | None, bytes | None]:
     """Fork the model's process, take its message: (failure, None) or (None, B-rep bytes)."""
     r, w = os.pipe()
@@ -241,7 +248,7 @@ def _run_model(code, timeout_s: float, cap: int, timings: dict) -> tuple[dict | 
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         if sig == signal.SIGXCPU:
-            return _fail("timeout", "the script used up its CPU time"), None
+            return _fail("timeout", f"the script used up its CPU time limit ({_cpu_limit()})"), None
         if sig == signal.SIGKILL:
             return _fail("memory", "the script's process was killed (out of memory)"), None
         return _fail("crash", f"the script's process died ({signal.Signals(sig).name})"), None

@@ -1,9 +1,8 @@
 """`mesh_iou`: grade a model's CadQuery script against the task's reference part.
 
-Task contract (task.hidden): `reference_script` (a trusted CadQuery script leaving the part in
-`result`), optional `grading` (the tolerance the prompt implies: grading.py), optional `options`
-({"invariance": "none" | "rotation" | "scale" | "rotation+scale"}) and optional `features`
-(hints; "teeth" asks for tooth counting). The response's script is the last ```python block,
+Task contract: `MeshHidden` (task.hidden): `reference_script` (a trusted CadQuery script leaving
+the part in `result`), `grading` (the tolerance the prompt implies: grading.py), `options`
+({"invariance": ...}) and `features` (hints; "teeth" asks for tooth counting). The response's script is the last ```python block,
 else the whole text. See README.md for the reward, with a worked example.
 
 1. Gate: no code, a forbidden construct, a syntax error, a timeout, running out of memory or a
@@ -18,16 +17,20 @@ else the whole text. See README.md for the reward, with a worked example.
 
 from __future__ import annotations
 
+import hashlib
+
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from hub import Verdict, Verifier, VerifierConfig, VerifierError
+from hub.core.verifier import HiddenData
 
 from . import cache, grading, policy
 from .extract import extract_script
+from .grading import Grading
 
 if TYPE_CHECKING:
     from hub import Variant
@@ -37,7 +40,6 @@ if TYPE_CHECKING:
 # Geometry (trimesh, manifold3d, scipy) is imported where a part is graded, not here: this module
 # is imported whenever the plugin registers, and `rlhub list` must not pay ~0.3 s for it.
 INVARIANCE_MODES = ("none", "rotation", "scale", "rotation+scale")  # rlhub_mesh.align.MODES
-KNOWN_HINTS = ("holes", "fillets", "face_types", "teeth")  # task.hidden["features"]: "teeth" turns on tooth counting
 
 RUNNER = "rlhub_mesh.runner:build"
 RUNNER_VERSION = 4  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
@@ -101,8 +103,23 @@ def _extents(props: dict) -> list[float]:
     return [hi - lo for lo, hi in zip(*props["bbox"])]
 
 
+class Options(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    invariance: Optional[Literal["none", "rotation", "scale", "rotation+scale"]] = None  # default: the config's
+
+
+class MeshHidden(HiddenData):
+    """What `mesh_iou` reads from task.hidden (checked when a task is made)."""
+
+    reference_script: str = Field(min_length=1)  # a trusted CadQuery script leaving the part in `result`
+    options: Options = Options()
+    features: tuple[Literal["holes", "fillets", "face_types", "teeth"], ...] = ()  # "teeth": count teeth too
+    grading: Grading = Grading()  # tolerances by task kind (grading.py)
+
+
 class MeshIoU(Verifier):
     name = "mesh_iou"
+    Hidden = MeshHidden
     Config = MeshIoUConfig
 
     # -- building parts in the sandbox --------------------------------------------------------
@@ -144,9 +161,7 @@ class MeshIoU(Verifier):
             raise GateFailure("invalid", f"the part's mesh is unusable: {exc}") from None
 
     def reference(self, task, ctx) -> Part:
-        script = task.hidden.get("reference_script")
-        if not isinstance(script, str) or not script.strip():
-            raise VerifierError("task.hidden['reference_script'] is missing: mesh_iou needs the reference CadQuery script")
+        script = self.hidden(task).reference_script
         teeth = "teeth" in self._hints(task)
         settings = {k: v for k, v in self._settings(ctx, teeth).items() if k != "script_timeout_s"}
         key = cache.key_for(script, {**settings, "runner": RUNNER_VERSION})
@@ -168,31 +183,11 @@ class MeshIoU(Verifier):
 
     # -- task options ---------------------------------------------------------------------------
     def _hints(self, task) -> tuple[str, ...]:
-        hinted = task.hidden.get("features")
-        if hinted is None:
-            return ()
-        if isinstance(hinted, str) or not all(isinstance(h, str) for h in hinted):
-            raise VerifierError(f"task.hidden['features'] must be a list of names, got {hinted!r}")
-        bad = [h for h in hinted if h not in KNOWN_HINTS]
-        if bad:
-            raise VerifierError(f"task.hidden['features']: unknown check(s) {bad}; known: {list(KNOWN_HINTS)}")
-        return tuple(hinted)
+        return self.hidden(task).features
 
     def _options(self, task) -> tuple[str, grading.Grading]:
-        options = task.hidden.get("options") or {}
-        if not isinstance(options, dict):
-            raise VerifierError(f"task.hidden['options'] must be a dict, got {type(options).__name__}")
-        unknown = set(options) - {"invariance"}
-        if unknown:
-            raise VerifierError(f"task.hidden['options']: unknown key(s) {sorted(unknown)}; known: ['invariance']")
-        mode = options.get("invariance", self.config.invariance)
-        if mode not in INVARIANCE_MODES:
-            raise VerifierError(f"task.hidden['options']['invariance'] = {mode!r}; expected one of {INVARIANCE_MODES}")
-        self._hints(task)
-        try:
-            return mode, grading.from_task(task.hidden)
-        except ValueError as exc:
-            raise VerifierError(f"task.hidden['grading'] is malformed: {exc}") from None
+        hidden = self.hidden(task)
+        return hidden.options.invariance or self.config.invariance, hidden.grading
 
     # -- grading --------------------------------------------------------------------------------
     def _gate(self, stage: str, reason: str, **details: Any) -> Verdict:
@@ -231,6 +226,12 @@ class MeshIoU(Verifier):
 
     def verify(self, task, response: str, ctx) -> Verdict:
         return self._verify(task, response, ctx)[0]
+
+    def response_key(self, task, response: str) -> str | None:
+        """The verdict depends on the script alone (within the size limit)."""
+        if not isinstance(response, str) or len(response) > self.config.max_response_chars:
+            return None
+        return "script:" + hashlib.sha256(extract_script(response).encode("utf-8", "surrogatepass")).hexdigest()
 
     def _verify(self, task, response: str, ctx) -> tuple[Verdict, Part | None, Part | None]:
         """The verdict, with the parts it was read from (for pictures)."""

@@ -5,7 +5,7 @@ import time
 import pytest
 from mesh_harness import PLATE, cq_task, ensure_warm
 
-from hub import VerifierError
+from hub.core.errors import TaskError
 from hub.core.verifier import grade
 
 pytestmark = pytest.mark.usefixtures("ctx")
@@ -190,11 +190,12 @@ def test_deterministic(verifier, ctx):
 
 
 def test_bad_tasks_are_no_verdict_not_zero(verifier, ctx):
-    with pytest.raises(VerifierError, match="reference_script"):
+    # a malformed task.hidden is the environment's bug, named by field (found when a catalog makes the task)
+    with pytest.raises(TaskError, match="reference_script: String should have at least 1 character"):
         verifier.verify(cq_task(""), fenced(BOX), ctx)
-    with pytest.raises(VerifierError, match="invariance"):
+    with pytest.raises(TaskError, match="options.invariance: Input should be 'none', 'rotation'"):
         verifier.verify(cq_task(BOX, options={"invariance": "mirror"}), fenced(BOX), ctx)
-    with pytest.raises(VerifierError, match="unknown check"):
+    with pytest.raises(TaskError, match="features.0: Input should be 'holes'"):
         verifier.verify(cq_task(BOX, features=["gears"]), fenced(BOX), ctx)
     broken = cq_task("import cadquery as cq\nresult = cq.Workplane().box(1, 1, 0)")
     verdict = grade(verifier, None, broken, fenced(BOX), ctx)

@@ -142,8 +142,8 @@ def test_no_code_and_syntax_errors_earn_nothing(verify):
 
 @pytest.mark.parametrize("hidden, message", [
     ({"tests": ""}, "needs task.hidden['tests']"),
-    ({"test_style": "doctest"}, "expected 'pytest', 'check' or 'stdio'"),
-    ({"language": "rust"}, "expected 'python', 'bash' or 'sql'"),
+    ({"test_style": "doctest"}, "test_style: Input should be 'pytest', 'check' or 'stdio'"),
+    ({"language": "rust"}, "language: Input should be 'python', 'bash' or 'sql'"),
     ({"solution_path": "../escape.py"}, "inside the work dir"),
     ({"tests": "def check(candidate):\n    assert candidate(1)\n", "test_style": "check"}, "no entry_point"),
     ({"tests": "import solution\n"}, "define no test"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import hub
-from hub.core.errors import RegistryError
+from hub.core.errors import RegistryError, TaskError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -38,15 +38,27 @@ def test_the_entry_overrides_and_extends_the_preset(tmp_path):
       path: {EXAMPLES / 'mbpp_mini.jsonl'}
       preset: mbpp
       prompt_template: "Solve: {{prompt}}"
-      columns: {{task: task_id}}
+      columns: {{test_setup: task_id}}
     verifier_config: {{reward: fraction}}
     tags: [mine]
 """)
     renv = cat.get("bench/mbpp-v1")
     assert renv.verifier.config.reward == "fraction" and renv.verifier.config.style == "check"
     assert {"mbpp", "mine"} <= set(renv.tags)
-    task = cat.task(renv.label(0))
-    assert task.prompt.startswith("Solve: ") and task.hidden["task"] == 901 and task.hidden["tests"]
+    with pytest.raises(TaskError, match="test_setup.str: Input should be a valid string"):  # the entry's column won, typed
+        cat.task(renv.label(0))
+
+
+def test_a_column_mapped_to_no_role_of_the_verifier_is_named(tmp_path):
+    cat = _catalog(tmp_path, f"""\
+  - dataset:
+      id: bench/mbpp-v1
+      path: {EXAMPLES / 'mbpp_mini.jsonl'}
+      preset: mbpp
+      columns: {{task: task_id}}
+""")
+    with pytest.raises(TaskError, match=r"bench/mbpp-v1 made task.hidden that verifier 'unit_tests' cannot use: task: unknown field"):
+        cat.task(cat.get("bench/mbpp-v1").label(0))
 
 
 def test_unknown_preset_is_a_clear_error(tmp_path):

@@ -1,28 +1,22 @@
 """The `unit_tests` verifier: hidden tests against the model's code, graded from outside it.
 
-Contract with environments (task.hidden):
-  tests          str (or list of str, MBPP's test_list): a pytest file, or a check program
-  test_style     "pytest" | "check" (default: config.style)
-  entry_point    check style: the function `check(candidate)` is given
-  prompt_prefix  check style: code put before a completion that is not a whole function (HumanEval)
-  solution_path  file the code is written to (default solution.py; solution.sh, query.sql, ...)
-  language       "python" | "bash" | "sql": which fenced block is the answer
-  files          {name: text}: read-only fixtures in the work dir (*.py ones are importable)
-  test_ids       expected test names (default: from the test file's AST)
-  test_setup     check style: code run before the tests (MBPP's test_setup_code; str or list of str)
-  package        the solution is this package in the work dir (multi-file projects): the tests import it and
-                 its modules (`import inventory.ledger`), each served from the solution's process
+Contract with environments: `UnitTestsHidden` (task.hidden), checked when a task is made.
 """
 
 from __future__ import annotations
 
 import ast
 import base64
+import hashlib
 import os
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Optional, Union
+
+from pydantic import field_validator
 
 from hub import Verdict, Verifier, VerifierConfig, VerifierError
+from hub.core.errors import TaskError
+from hub.core.verifier import HiddenData
 
 from . import suite as suite_mod
 from .extract import extract_code, python_parses
@@ -36,6 +30,40 @@ class UnitTestsConfig(VerifierConfig):
     style: Literal["pytest", "check", "stdio"] = "pytest"
     extract: Literal["auto", "last_block", "whole"] = "auto"
     max_response_chars: int = 200_000
+
+
+SOLUTION_PATHS = {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}
+
+
+class UnitTestsHidden(HiddenData):
+    """What `unit_tests` reads from task.hidden (environments build this, or a dict of its shape)."""
+
+    tests: Any  # a pytest file, a check program (str, or MBPP's list of asserts), or stdio cases
+    test_style: Optional[Literal["pytest", "check", "stdio"]] = None  # default: the config's `style`
+    entry_point: Any = None  # check style: the function `check(candidate)` is given (LiveCodeBench: its metadata)
+    prompt_prefix: str = ""  # check style: code put before a completion that is not a whole function
+    solution_path: Optional[str] = None  # default: solution.py, solution.sh or query.sql by language
+    language: Literal["python", "bash", "sql"] = "python"
+    files: dict[str, str] = {}  # read-only fixtures in the work dir (*.py ones are importable)
+    test_ids: Optional[list[str]] = None  # expected test names (default: from the tests' AST)
+    test_setup: Union[str, list[str], None] = None  # MBPP's test_setup_code
+    public_tests: Any = None  # stdio: the public cases (LiveCodeBench)
+    package: Optional[str] = None  # multi-file projects: the solution is this top-level package in the work dir; the
+    # tests import it and its modules (`import inventory.ledger`), each served from the solution's process
+
+    @field_validator("package")
+    @classmethod
+    def _top_level(cls, v: Optional[str]) -> Optional[str]:
+        if v is not None and not v.isidentifier():
+            raise ValueError(f"{v!r} must be a top-level package name")
+        return v
+
+    @field_validator("solution_path")
+    @classmethod
+    def _inside(cls, v: Optional[str]) -> Optional[str]:
+        if v is not None and (not v or os.path.isabs(v) or ".." in v.split("/")):
+            raise ValueError(f"{v!r} must be a relative path inside the work dir")
+        return v
 
 
 @dataclass(frozen=True)
@@ -54,49 +82,28 @@ class TestSpec:
     package: str | None = None
 
     @classmethod
-    def from_hidden(cls, hidden: dict[str, Any], config: UnitTestsConfig) -> TestSpec:
-        tests = hidden.get("tests")
-        style = hidden.get("test_style") or config.style
+    def from_hidden(cls, hidden: "UnitTestsHidden", config: UnitTestsConfig) -> TestSpec:
+        """The typed hidden data with the config's defaults applied (the test style); what only
+        makes sense with the style (a stdio case list, asserts as code) is checked here."""
+        tests, style = hidden.tests, hidden.test_style or config.style
         if style == "stdio":  # input/output cases: parsed by the suite (io_cases.py)
             if tests in (None, "", [], {}):
-                raise ValueError("unit_tests needs task.hidden['tests']: the input/output cases")
-            tests = (hidden.get("public_tests"), tests)
+                raise TaskError("unit_tests needs task.hidden['tests']: the input/output cases")
+            tests = (hidden.public_tests, tests)
         elif isinstance(tests, (list, tuple)) and all(isinstance(t, str) for t in tests):
             tests = "\n".join(tests)  # MBPP's test_list: one assert per item
         if style != "stdio" and (not isinstance(tests, str) or not tests.strip()):
-            raise ValueError("unit_tests needs task.hidden['tests']: a pytest file or a check program (str)")
-        language = hidden.get("language") or "python"
-        path = hidden.get("solution_path") or {"python": "solution.py", "bash": "solution.sh", "sql": "query.sql"}.get(language, "")
-        if style not in ("pytest", "check", "stdio"):
-            raise ValueError(f"task.hidden['test_style'] is {style!r}; expected 'pytest', 'check' or 'stdio'")
-        if language not in ("python", "bash", "sql"):
-            raise ValueError(f"task.hidden['language'] is {language!r}; expected 'python', 'bash' or 'sql'")
-        if not path or os.path.isabs(path) or ".." in path.split("/"):
-            raise ValueError(f"task.hidden['solution_path'] {path!r} must be a relative path inside the work dir")
-        files = hidden.get("files") or {}
-        if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-            raise ValueError("task.hidden['files'] must map file names to text")
-        ids = hidden.get("test_ids")
-        if ids is not None and not (isinstance(ids, (list, tuple)) and all(isinstance(i, str) for i in ids)):
-            raise ValueError("task.hidden['test_ids'] must be a list of test names")
-        if style in ("check", "stdio") and language != "python":
-            raise ValueError(f"{style}-style tests run Python solutions: language must be 'python'")
-        setup = hidden.get("test_setup") or ""
-        if isinstance(setup, (list, tuple)) and all(isinstance(t, str) for t in setup):
-            setup = "\n".join(setup)
-        if not isinstance(setup, str):
-            raise ValueError("task.hidden['test_setup'] must be code (str or list of str)")
-        package = hidden.get("package") or None
-        if package is not None and (not isinstance(package, str) or not all(p.isidentifier() for p in package.split("."))
-                                    or "." in package or style != "pytest" or language != "python"):
-            raise ValueError(f"task.hidden['package'] {package!r} must be a top-level package name, with pytest-style "
-                             "Python tests")
-        if package is not None:
-            path = f"{package}/__init__.py"
-        return cls(tests=tests, style=style, entry_point=hidden.get("entry_point") or None,
-                   prompt_prefix=hidden.get("prompt_prefix") or "", solution_path=path, language=language,
-                   files=dict(files), test_ids=list(ids) if ids else None, setup=setup,
-                   package=package)
+            raise TaskError("unit_tests needs task.hidden['tests']: a pytest file or a check program (str)")
+        if style in ("check", "stdio") and hidden.language != "python":
+            raise TaskError(f"{style}-style tests run Python solutions: task.hidden['language'] must be 'python'")
+        setup = hidden.test_setup or ""
+        if hidden.package is not None and (style != "pytest" or hidden.language != "python"):
+            raise TaskError(f"task.hidden['package'] {hidden.package!r} needs pytest-style Python tests")
+        return cls(tests=tests, style=style, entry_point=hidden.entry_point or None, prompt_prefix=hidden.prompt_prefix,
+                   solution_path=(f"{hidden.package}/__init__.py" if hidden.package else
+                                  hidden.solution_path or SOLUTION_PATHS[hidden.language]), language=hidden.language,
+                   files=dict(hidden.files), test_ids=list(hidden.test_ids) if hidden.test_ids else None,
+                   setup="\n".join(setup) if isinstance(setup, list) else setup, package=hidden.package)
 
     @property
     def module_name(self) -> str:
@@ -139,9 +146,10 @@ class UnitTests(Verifier):
 
     name = "unit_tests"
     Config = UnitTestsConfig
+    Hidden = UnitTestsHidden
 
     def verify(self, task, response, ctx) -> Verdict:
-        spec = TestSpec.from_hidden(task.hidden, self.config)
+        spec = TestSpec.from_hidden(self.hidden(task), self.config)
         if len(response) > self.config.max_response_chars:
             return Verdict(0.0, False, details={"reason": f"response longer than {self.config.max_response_chars} chars"})
         code = assemble(spec, response, self.config.extract, task.prompt)
@@ -149,17 +157,25 @@ class UnitTests(Verifier):
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
         return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt))
 
+    def response_key(self, task, response: str) -> str | None:
+        """The verdict depends on the assembled solution file alone."""
+        if len(response) > self.config.max_response_chars:
+            return None
+        spec = TestSpec.from_hidden(self.hidden(task), self.config)
+        code = assemble(spec, response, self.config.extract, task.prompt)
+        return "code:" + hashlib.sha256((code or "").encode("utf-8", "surrogatepass")).hexdigest()
+
     def hacks(self, task) -> list:
         """A rotating share of the reusable reward-hack suite, shaped to this task (hacks.py)."""
         from .hacks import task_hacks
 
-        return task_hacks(TestSpec.from_hidden(task.hidden, self.config), task)
+        return task_hacks(TestSpec.from_hidden(self.hidden(task), self.config), task)
 
     def verify_files(self, task, files: dict[str, str | bytes], ctx) -> Verdict:
         """Grade a work dir the model wrote itself (a multi-turn session): `files` holds the
         solution at `solution_path` and whatever else the model left there (a planted
         conftest.py or pytest.py changes nothing). The task's fixtures overwrite same-named files."""
-        spec = TestSpec.from_hidden(task.hidden, self.config)
+        spec = TestSpec.from_hidden(self.hidden(task), self.config)
         if spec.solution_path not in files:
             return Verdict(0.0, False, details={"reason": f"no {spec.solution_path} in the work dir"})
         return self._run(spec, dict(files), ctx, prompt_prefix(spec, task.prompt))

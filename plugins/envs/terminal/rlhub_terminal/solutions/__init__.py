@@ -1,0 +1,1 @@
+"""Reference and wrong answers as real code, one module per family group (see ..answers)."""
