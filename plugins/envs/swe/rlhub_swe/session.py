@@ -64,7 +64,7 @@ def summarised(command: str, r, label: str | None = None) -> str:
 class SweEpisode(TerminalEpisode):
     def __init__(self, task, verifier, ctx, max_turns: int = 20) -> None:
         super().__init__(task, verifier, ctx, max_turns=max_turns)
-        self.base = trees.base_tree(task.hidden["base"])
+        self.base = trees.base_tree(verifier.hidden(task).base)
 
     def _open(self):
         cm = self.ctx.sandbox.session(self.ctx.profile)

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from hub import Verdict, Verifier, VerifierConfig, VerifierError
+from hub.core.errors import TaskError
 from hub.core.verifier import HiddenData
 
 from . import patch, trees
@@ -140,13 +141,13 @@ class SweTests(Verifier):
         return self.score(h, outcome, tamper, details)
 
     def _stand_in(self, h: SweHidden, final: dict[str, str], ctx):
-        from rlhub_unittest.verifier import TestSpec, UnitTests
+        from rlhub_unittest.verifier import TestSpec, UnitTests, UnitTestsHidden
 
         unit = UnitTests()
         try:
-            spec = TestSpec.from_hidden({"tests": h.tests, "package": h.package,
-                                         "test_ids": [*h.fail_to_pass, *h.pass_to_pass]}, unit.config)
-        except ValueError as exc:
+            spec = TestSpec.from_hidden(UnitTestsHidden(tests=h.tests, package=h.package,
+                                                        test_ids=[*h.fail_to_pass, *h.pass_to_pass]), unit.config)
+        except (ValueError, TaskError) as exc:  # a malformed hidden test module (pydantic or TaskError)
             raise VerifierError(f"the task's hidden tests are unusable: {exc}") from None
         if spec.solution_path not in final:
             return None, {"reason": f"the package {h.package} is gone ({spec.solution_path} is missing)"}, None
