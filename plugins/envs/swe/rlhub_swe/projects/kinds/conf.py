@@ -74,7 +74,7 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("continuation", number, value=stripped))
         elif stripped.startswith("["):
             if not stripped.endswith("]"):
-                raise ParseError("a section header must end with ']'", number, len(raw.rstrip()) + 1)
+                raise ParseError("a section header must end with ']'", number, len(raw.rstrip()) + 1)  #@if:bug.swap_position: raise ParseError("a section header must end with ']'", len(raw.rstrip()) + 1, number)
             name = stripped[1:-1].strip()
             if not name:
                 raise ParseError("a section needs a name", number, raw.index("[") + 2)
@@ -183,7 +183,7 @@ class $Document:
         if name not in self.sections:
             if not create:
                 raise MissingKey(name)
-            self.sections[name] = Section(name)
+            self.sections[name] = Section(name, [])
         return self.sections[name]
 
     def names(self) -> list[str]:
@@ -192,10 +192,10 @@ class $Document:
     def $lookup(self, path: str, default: str | None = None) -> str | None:
         """'section.key' -> its value (`default` if either is missing); a dotted section name
         is allowed: 'server.tls.cert' is key 'cert' of section 'server.tls'."""
-        section, _, key = path.rpartition(".")
+        section, _, key = path.rpartition(".")  #@if:bug.lookup_key: section, _, key = path.partition(".")
         if not section or section not in self.sections:
             return default
-        return self.sections[section].get(key, default)  #@if:bug.lookup_key: return self.sections[key].get(section, default) if key in self.sections else default
+        return self.sections[section].get(key, default)
 
     def as_dict(self) -> dict[str, dict[str, str]]:
         return {name: section.as_dict() for name, section in self.sections.items()}
@@ -281,8 +281,8 @@ _SIZES = {"": 1, "b": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3, "kib": 1024, 
 
 def to_bool(text: str) -> bool:
     word = text.strip().lower()
-    if word in TRUE:
-        return True  #@if:bug.bool_branch: return word not in ("yes", "true")
+    if word in TRUE:  #@if:bug.bool_branch: if word in TRUE[:2]:
+        return True
     if word in FALSE:
         return False
     raise ValueFormatError(f"not a yes/no value: {text!r}")
@@ -377,7 +377,7 @@ def $dump(doc: $Document, sort_keys: bool = False, align: bool = False) -> str:
         for entry in entries:
             if entry.comment and entry.comment not in doc.comments:
                 out.append(f"# {entry.comment}")
-            out.extend(format_entry(entry.key, entry.value, width))  #@if:bug.swap_format: out.extend(format_entry(entry.value, entry.key, width))
+            out.extend(format_entry(entry.key, entry.value, width))
         out.append("")
     return "\\n".join(out).rstrip("\\n") + "\\n"
 '''
@@ -592,6 +592,11 @@ def test_error_column_points_at_the_text():
     with pytest.raises(ParseError) as info:
         tokenize("[a]\\n   oops")
     assert (info.value.args[0].split(":")[0], "column 4" in str(info.value)) == ("line 2, column 4", True)
+#@test catches=swap_position
+def test_section_error_position():
+    with pytest.raises(ParseError) as info:
+        tokenize("[a]\\nx = 1\\n[server\\n")
+    assert (info.value.line, info.value.column) == (3, 8)
 #@test
 def test_section_errors():
     for text in ("[a", "[ ]", "= 1"):
@@ -626,7 +631,7 @@ def test_strict_refuses_repeats():
     assert $parse(text).$lookup("s.a") == "2"
     with pytest.raises(ParseError):
         $parse(text, strict=True)
-#@test catches=shared_entries
+#@test
 def test_sections_do_not_share_entries():
     doc = $parse("[a]\\nx = 1\\n[b]\\ny = 2\\n")
     assert doc.as_dict() == {"a": {"x": "1"}, "b": {"y": "2"}}
@@ -656,8 +661,13 @@ from $pkg.nodes import Section
 def test_lookup_paths():
     doc = $parse("[server.tls]\\ncert = a.pem\\n[s]\\nk = v\\n")
     assert doc.$lookup("s.k") == "v"
-    assert doc.$lookup("server.tls.cert") == "a.pem"
+    assert doc.$lookup("s.missing") is None
 #@test catches=lookup_key
+def test_lookup_dotted_section_names():
+    doc = $parse("[server.tls]\\ncert = a.pem\\n[s]\\nk = v\\n")
+    assert doc.$lookup("server.tls.cert") == "a.pem"
+    assert doc.$lookup("server.tls.key", "none") == "none"
+#@test
 def test_lookup_defaults():
     doc = $parse("[s]\\nk = v\\n[k]\\ns = w\\n")
     assert doc.$lookup("s.k") == "v"
@@ -689,8 +699,11 @@ from $pkg import values
 from $pkg.errors import ValueFormatError
 #@test visible
 def test_booleans_true():
-    assert [values.to_bool(v) for v in ("yes", "True", " on ", "1")] == [True, True, True, True]
+    assert [values.to_bool(v) for v in ("yes", "True", " YES ")] == [True, True, True]
 #@test catches=bool_branch
+def test_booleans_on_and_one():
+    assert [values.to_bool(v) for v in (" on ", "1", "ON")] == [True, True, True]
+#@test
 def test_booleans_false():
     assert [values.to_bool(v) for v in ("no", "False", "off", "0")] == [False, False, False, False]
     assert values.to_bool("yes") is True and values.to_bool("true") is True
@@ -729,7 +742,7 @@ from $pkg.printer import format_entry
 def test_dump_round_trip():
     text = "# top\\n\\n[server]\\nhost = example.org\\nport = 8080\\n\\n[empty]\\n"
     assert $dump($parse(text)) == text
-#@test catches=swap_format
+#@test
 def test_dump_writes_key_then_value():
     doc = $parse("[s]\\nname = value\\n")
     assert $dump(doc).splitlines() == ["[s]", "name = value"]
@@ -742,7 +755,7 @@ def test_dump_multiline_and_quoted_values():
     doc = $parse('[s]\\nlist = one\\n  two\\nmsg = " spaced "\\n')
     back = $parse($dump(doc))
     assert back.as_dict() == doc.as_dict()
-#@test catches=swap_format
+#@test
 def test_format_entry():
     assert format_entry("k", "v") == ["k = v"]
     assert format_entry("k", "a\\nb", 3) == ["k   = a", "$indent" + "b"]
@@ -770,7 +783,7 @@ def test_merge_overrides():
     over = $parse("[a]\\ny = 3\\n[b]\\nz = 4\\n")
     assert merge(base, over).as_dict() == {"a": {"x": "1", "y": "3"}, "b": {"z": "4"}}
     assert base.as_dict() == {"a": {"x": "1", "y": "2"}}
-#@test
+#@test catches=lookup_key
 def test_flatten_and_missing():
     doc = $parse("[a]\\nx = 1\\n[b.c]\\ny = 2\\n")
     assert flatten(doc) == {"a.x": "1", "b.c.y": "2"}
@@ -838,20 +851,23 @@ KIND = ProjectKind(
                 "Error messages point one column too far left. For `[a]` followed by a line `   oops` the ParseError says "
                 "column 3, but the text starts in column 4 (columns are counted from 1, like the line numbers)."),
         BugSite("bool_branch", "wrong_branch", "$pkg/values.py",
-                "`values.to_bool` is upside down for some spellings: 'on' and '1' come back as False while 'no' and "
-                "'off' raise nothing and... well, `to_bool('on')` should be True and it is not."),
+                "`values.to_bool('on')` raises ValueFormatError (\"not a yes/no value: 'on'\"), and so does `to_bool('1')`, "
+                "although both are yes-values like 'yes' and 'true' (which work), and 'off' and '0' work too."),
         BugSite("shared_entries", "mutable_default", "$pkg/nodes.py",
-                "Sections leak into each other: parsing `[a]\\\\nx = 1\\\\n[b]\\\\ny = 2` gives section b the entry x too, "
-                "and a brand new Section() already has keys from earlier documents."),
+                "A `Section` made on its own is not empty: after `Section('one').set('a', '1')`, a new `Section('two')` "
+                "already has the key 'a' (and setting keys on it changes the first one). Sections read from a "
+                "document are fine."),
         BugSite("lookup_key", "wrong_key", "$pkg/nodes.py",
-                "`$Document.$lookup('section.key')` returns the default for keys that exist, e.g. "
-                "`$parse('[s]\\\\nk = v').$lookup('s.k')` is None instead of 'v'."),
+                "`$Document.$lookup` cannot find keys of sections whose name has a dot: `[server.tls]` with "
+                "`cert = a.pem` parses fine (`doc.sections` has 'server.tls') but `doc.$lookup('server.tls.cert')` "
+                "returns None. Keys of plain sections (`doc.$lookup('s.k')`) are found."),
         BugSite("split_all", "edge_case", "$pkg/lexer.py",
                 "A value containing '=' is cut short: `url = http://x/?a=1&b=2` is read as `http://x/?a` "
                 "and everything after the second '=' is lost."),
-        BugSite("swap_format", "swapped_args", "$pkg/printer.py",
-                "`$dump` writes entries backwards: `name = value` comes out as `value = name`, so a dumped "
-                "document no longer parses back to itself."),
+        BugSite("swap_position", "swapped_args", "$pkg/lexer.py",
+                "A section header without its closing bracket is reported at the wrong place: when the third line of a "
+                "document is `[server`, the ParseError says 'line 8, column 3'. It should say line 3 (and the column "
+                "just past the text, 8)."),
     ),
     features=(
         Feature("interpolation", ("$pkg/values.py", "$pkg/parser.py"),

@@ -230,8 +230,8 @@ class $Ledger:
             raise FormatError(f"unknown kind of movement {kind!r}; expected one of {KINDS}")
         if kind != "adjust" and quantity <= 0:
             raise FormatError(f"{sku}: a quantity must be positive, got {quantity}")
-        signed = -quantity if kind == "out" else quantity  #@if:bug.out_sign: signed = -quantity if kind == "in" else quantity
-        if signed < 0 and not self.allow_negative and self.$balance(sku) + signed < 0:
+        signed = -quantity if kind == "out" else quantity
+        if signed < 0 and not self.allow_negative and self.$balance(sku) + signed < 0:  #@if:bug.overdraw: if signed < 0 and self.allow_negative and self.$balance(sku) + signed < 0:
             raise InsufficientStock(f"{sku}: {-signed} requested, {self.$balance(sku)} on hand")
         entry = Entry(len(self.entries) + 1, sku, signed, unit_cost, kind, note)
         self.entries.append(entry)
@@ -615,7 +615,7 @@ def test_parse_amount_rejects_garbage():
 def test_parse_negative_and_currency():
     assert $parse_amount("-3") == -300
     assert $parse_amount("4.05 $CURRENCY") == 405
-#@test visible
+#@test catches=sign
 def test_format_amount_positive():
     assert $format_amount(1250) == "12.50"
     assert $format_amount(123456789) == "1,234,567.89"
@@ -699,20 +699,26 @@ def test_balance_after_receipts_and_issues():
     led.issue("A1", 4)
     assert led.$balance("A1") == 11
     assert led.$balance("never") == 0
-#@test catches=out_sign
+#@test
 def test_issue_reduces_stock():
     led = $Ledger()
     led.$record("A1", 8, 100, "in")
     led.$record("A1", 3, 100, "out")
     assert led.$balance("A1") == 5
     assert [e.quantity for e in led.entries] == [8, -3]
-#@test catches=out_sign
+#@test catches=overdraw
 def test_cannot_issue_more_than_on_hand():
     led = $Ledger()
     led.receive("A1", 2, 100)
     with pytest.raises(InsufficientStock):
         led.issue("A1", 3)
     assert $Ledger(allow_negative=True).$record("B", 1, 0, "out").quantity == -1
+#@test catches=overdraw
+def test_back_order_ledgers_may_go_below_zero():
+    led = $Ledger(allow_negative=True)
+    led.receive("A1", 1, 100)
+    led.issue("A1", 3)
+    assert led.$balance("A1") == -2
 #@test visible
 def test_record_validates():
     led = $Ledger()
@@ -770,7 +776,7 @@ def test_totals_and_require():
 #@area stock
 from $pkg import $Catalog, $Ledger
 from $pkg.stock import below_reorder, receive_order, reorder_quantities, valuation
-#@test visible
+#@test catches=swap_receive
 def test_receive_order_books_units():
     catalog = $Catalog()
     catalog.add("A1", "bolt", 12)
@@ -852,7 +858,7 @@ def test_top_movers():
     led.receive("C3", 9, 1)
     led.issue("C3", 1)
     assert top_movers(led, 2) == [("C3", 10), ("A1", 5)]
-#@test
+#@test catches=sign
 def test_csv_export():
     led = $Ledger()
     led.receive("A1", 2, 150)
@@ -867,10 +873,10 @@ from $pkg.storage import dumps, loads
 def test_storage_round_trip():
     led = $Ledger(allow_negative=True)
     led.receive("A1", 3, 99, note="first")
-    led.$record("B2", 1, 0, "out")
+    led.$record("A1", 1, 0, "out")
     back = loads(dumps(led))
     assert [(e.number, e.sku, e.quantity, e.unit_cost, e.kind, e.note) for e in back.entries] == [
-        (1, "A1", 3, 99, "in", "first"), (2, "B2", -1, 0, "out", "")]
+        (1, "A1", 3, 99, "in", "first"), (2, "A1", -1, 0, "out", "")]
     assert back.allow_negative is True
 #@test
 def test_storage_refuses_garbage():
@@ -982,9 +988,10 @@ KIND = ProjectKind(
         BugSite("swap_receive", "swapped_args", "$pkg/stock.py",
                 "After `stock.receive_order(ledger, catalog, [('A1', 30)])` the ledger shows the item's unit cost "
                 "as the quantity on hand and 30 as the unit cost, so balances and values are wrong."),
-        BugSite("out_sign", "wrong_branch", "$pkg/ledger.py",
-                "Issuing stock adds to the balance instead of removing it: after receiving 8 and issuing 3 the "
-                "balance is 11 (expected 5), and issuing more than is on hand never raises InsufficientStock."),
+        BugSite("overdraw", "wrong_branch", "$pkg/ledger.py",
+                "Stock that is not there can be issued: with 2 units on hand, `ledger.issue(sku, 3)` goes through and "
+                "the balance becomes -1 instead of raising InsufficientStock. And the ledgers we open with "
+                "`$Ledger(allow_negative=True)` (for back-orders) do the opposite: they refuse to go below zero."),
     ),
     features=(
         Feature("discontinue", ("$pkg/items.py", "$pkg/stock.py"),
