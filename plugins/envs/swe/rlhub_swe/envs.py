@@ -30,6 +30,7 @@ from .verifier import SweHidden
 SESSION_TURNS = 20
 CHARS_PER_TOKEN = 4  # the estimate docqa uses too; code tokenises denser, so real counts run higher
 MODES = {"session": "session", "diff": "diff", "repo": "repo"}
+HIDDEN_TESTS_GLOB = "tests/*"  # where a generated project's tests live (fnmatch: any depth)
 
 
 fenced_diff = patch.fenced
@@ -100,8 +101,11 @@ class SweFamily(Family[Params]):
 
     def hidden(self, p: Params, kind: str) -> SweHidden:
         b = build(p)
+        # The hidden suite is the full version of tests/: edits there never count (a write-the-tests
+        # task is graded on its test file, by mutation.py, which sets every other edit aside).
         return SweHidden(base={"generated": b.recipe}, runner="stand_in", package=b.base.package, tests=b.hidden_tests,
                          fail_to_pass=b.fail_to_pass, pass_to_pass=b.pass_to_pass,
+                         protected=[] if p.task == "tests" else [HIDDEN_TESTS_GLOB],
                          mutation=b.hidden_mutation if p.task == "tests" else None)
 
     def reference(self, p: Params, kind: str) -> str:

@@ -4,7 +4,8 @@ Applying is `git apply` without fuzz: every hunk's context and removed lines mus
 exactly, at the line the hunk names or elsewhere in the file (the nearest such place wins, as
 `patch` does with an offset); otherwise the patch does not apply and the reason names the file and
 hunk. What a patch may not do is refused before anything is applied: paths outside the repository
-(absolute, `..`), symlinks (mode 120000), binary content, a diff larger than `max_bytes`.
+(absolute, `..`), symlinks (mode 120000), binary content (a git binary patch, NUL bytes, bytes that
+are not UTF-8), a diff larger than `max_bytes`, an empty diff.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def safe_path(raw: str | None) -> str | None:
     return norm
 
 
+_BINARY = re.compile("[\\x00\\ud800-\\udfff]")  # NUL, or lone surrogates (bytes that were not UTF-8)
 _MODE = re.compile(r"^(?:new file mode|new mode|old mode|deleted file mode) (\d+)$", re.M)
 
 
@@ -83,8 +85,12 @@ def parse(diff: str, max_bytes: int = MAX_PATCH_BYTES) -> list[FileChange]:
     size = len(diff.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise PatchRefused("too_large", f"the diff is {size} bytes; at most {max_bytes} are read")
+    if not diff.strip():
+        raise PatchRefused("empty", "the diff is empty: it changes nothing")
     if "GIT binary patch" in diff:
         raise PatchRefused("binary", "the diff carries binary content (GIT binary patch)")
+    if _BINARY.search(diff):
+        raise PatchRefused("binary", "the diff carries binary content (NUL bytes or characters that are not UTF-8 text)")
     try:
         patch = unidiff.PatchSet(diff)
     except (unidiff.UnidiffParseError, UnicodeError, ValueError) as exc:

@@ -25,6 +25,7 @@ Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants killed (mut
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import Field
@@ -152,7 +153,11 @@ class SweTests(Verifier):
         if spec.solution_path not in final:
             return None, {"reason": f"the package {h.package} is gone ({spec.solution_path} is missing)"}, None
         suite, result = unit.run_suite(spec, final, ctx)
-        return unit.test_outcomes(suite, result)
+        outcome, details, tamper = unit.test_outcomes(suite, result)
+        error = _error_line(details.get("collect_errors") or [])
+        if error and details.get("reason") and not details.get("tests_passed"):
+            details["reason"] = error  # the error itself, not the last line of its traceback
+        return outcome, details, tamper
 
     def score(self, h: SweHidden, outcome: dict[str, bool] | None, tamper: str | None, details: dict[str, Any]) -> Verdict:
         if outcome is None:
@@ -183,6 +188,18 @@ class SweTests(Verifier):
         from .hacks import task_hacks
 
         return task_hacks(self.hidden(task), task)
+
+
+_ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Interrupt|Exit)\b.*$", re.M)
+
+
+def _error_line(messages: list[str]) -> str | None:
+    """'SyntaxError: ...' from the first message that names an exception (what a person reads first)."""
+    for message in messages:
+        m = _ERROR_LINE.search(str(message))
+        if m:
+            return m.group(0).strip()[:300]
+    return None
 
 
 def _refused(kind: str, reason: str) -> Verdict:

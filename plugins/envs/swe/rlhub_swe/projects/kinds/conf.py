@@ -596,7 +596,7 @@ def test_error_column_points_at_the_text():
 def test_section_error_position():
     with pytest.raises(ParseError) as info:
         tokenize("[a]\\nx = 1\\n[server\\n")
-    assert (info.value.line, info.value.column) == (3, 8)
+    assert str(info.value).startswith("line 3, column 8:")
 #@test
 def test_section_errors():
     for text in ("[a", "[ ]", "= 1"):

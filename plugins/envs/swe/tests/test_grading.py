@@ -1,0 +1,270 @@
+"""The `swe_tests` verifier on generated projects, through the real sandbox (bwrap): grading as
+SWE-bench grades (FAIL_TO_PASS fraction gated on PASS_TO_PASS), named refusals, and every bad
+input of the issue getting a defined verdict, with the next verification clean."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from swe_helpers import diff_to, edited, find
+
+from rlhub_swe.projects.kinds import NAMES, kind
+from rlhub_swe.projects.model import Variant, render
+from rlhub_swe.tasks import OLD_NAME_TEST
+
+
+def bug_env(name: str) -> str:
+    return f"swe/{name}-bug-{kind(name).bugs[0].cls.replace('_', '-')}-diff-v1"
+
+
+def assert_full_reward(verdict, built) -> None:
+    assert verdict.error is None, verdict.error
+    assert verdict.reward == 1.0 and verdict.passed, verdict.details
+    assert verdict.components == {"fail_to_pass": 1.0, "pass_to_pass": 1.0}
+    n, m = len(built.fail_to_pass), len(built.pass_to_pass)
+    assert verdict.details["fail_to_pass"] == f"{n}/{n}" and verdict.details["pass_to_pass"] == f"{m}/{m}"
+
+
+# -- grading ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("task", ["bug", "feature", "rename"])
+def test_reference_diff_earns_full_reward(catalog, name, task):
+    env = bug_env(name) if task == "bug" else f"swe/{name}-{task}-diff-v1"
+    label, t, built = find(catalog, env)
+    assert built.fail_to_pass and built.pass_to_pass
+    verdict = catalog.verify(label, t.reference)
+    assert_full_reward(verdict, built)
+    assert set(verdict.details["changed"]) == {p for p in built.touched if not p.startswith("tests/")}
+    # the same change written as `diff -u` writes it (one line of context, no git headers)
+    for right in catalog.get(env).env.right_answers(t):
+        assert catalog.verify(label, right).reward == 1.0
+
+
+def test_partial_fix_earns_the_fail_to_pass_fraction(catalog):
+    """ledger's sign bug (`format_amount` puts '-' on positive amounts): dropping the sign altogether
+    fixes the positive amounts and the CSV export, not the negative ones: 2 of 4 FAIL_TO_PASS."""
+    label, task, built = find(catalog, "swe/ledger-bug-wrong-branch-diff-v1", lambda b: b.params.target == "sign")
+    money = f"{built.base.package}/money.py"
+    half = edited(built.base.files, money, 'sign = "-" if cents > 0 else ""', 'sign = ""')
+    verdict = catalog.verify(label, diff_to(built.base.files, half))
+    assert sorted(built.fail_to_pass) == sorted(["test_format_amount_positive", "test_format_amount_negative",
+                                                 "test_format_round_trip", "test_csv_export"])
+    assert verdict.error is None and not verdict.passed
+    assert verdict.reward == 0.5 and verdict.components["fail_to_pass"] == 0.5
+    assert verdict.details["fail_to_pass"] == "2/4"
+    assert sorted(verdict.details["fail_to_pass_failing"]) == ["test_format_amount_negative", "test_format_round_trip"]
+    assert "test_format_amount_negative" in verdict.details["failures"]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if kind(n).renames])
+def test_rename_that_keeps_the_old_name_earns_all_but_one(catalog, name):
+    """Renamed everywhere but the old name kept as an alias: every FAIL_TO_PASS test passes except
+    the one that checks the old name is gone."""
+    env = f"swe/{name}-rename-diff-v1"
+    label, task, built = find(catalog, env)
+    kept = next(v for v in catalog.get(env).env.wrong_answers(task) if v.kind == "old_name_kept")
+    verdict = catalog.verify(label, kept.response)
+    n = len(built.fail_to_pass)
+    assert verdict.error is None and not verdict.passed
+    assert verdict.reward == pytest.approx((n - 1) / n) and verdict.details["fail_to_pass"] == f"{n - 1}/{n}"
+    assert verdict.details["fail_to_pass_failing"] == [OLD_NAME_TEST]
+
+
+def other_bug(built):
+    """A bug site of the project whose tests are all PASS_TO_PASS for this task."""
+    _, blocks = built.kind.parsed
+    for site in built.kind.bugs:
+        caught = {b.name for b in blocks if site.id in b.catches}
+        if site.id != built.params.target and caught and not caught & set(built.fail_to_pass):
+            return site, caught
+    raise LookupError("no other bug site")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_breaking_pass_to_pass_gates_to_zero_and_names_the_tests(catalog, name):
+    label, task, built = find(catalog, bug_env(name))
+    site, caught = other_bug(built)
+    p = built.params
+    broken_tree = render(built.kind, p.seed, Variant(frozenset({f"bug.{site.id}"})), p.units).files
+    verdict = catalog.verify(label, diff_to(built.base.files, broken_tree))
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed
+    assert verdict.components["fail_to_pass"] == 1.0  # the fix itself is right; what it broke costs everything
+    assert verdict.components["pass_to_pass"] < 1.0
+    assert set(verdict.details["pass_to_pass_broken"]) == caught
+    assert "PASS_TO_PASS" in verdict.details["reason"]
+    assert set(verdict.details["failures"]) == caught
+
+
+def test_all_or_nothing_config(rlhub_registry, sandbox):
+    cat = rlhub_registry("""\
+        version: 1
+        environments:
+          - id: "swe/ledger-rename-diff-v1"
+            verifier_config: {reward: all_or_nothing}
+    """)
+    label, task, built = find(cat, "swe/ledger-rename-diff-v1")
+    kept = next(v for v in cat.get(label["env"]).env.wrong_answers(task) if v.kind == "old_name_kept")
+    verdict = cat.verify(label, kept.response)
+    n = len(built.fail_to_pass)
+    assert verdict.reward == 0.0 and not verdict.passed
+    assert verdict.components["fail_to_pass"] == pytest.approx((n - 1) / n)  # the parts still say how close it was
+    assert_full_reward(cat.verify(label, task.reference), built)
+
+
+# -- refusals -----------------------------------------------------------------------------------------
+REFUSALS = {
+    "no_diff": (lambda b: "I looked at the code and fixed the bug.", "no_diff", "no unified diff"),
+    "empty_diff": (lambda b: "```diff\n```\n", "empty", "empty"),
+    "does_not_apply": (lambda b: "```diff\n--- a/README.md\n+++ b/README.md\n@@ -1,2 +1,2 @@\n-no such line\n+x\n"
+                                 " nor this one\n```\n", "does_not_apply", r"README\.md: hunk 1 \(@@ -1,2 @@\)"),
+    "missing_file": (lambda b: f"```diff\n--- a/{b.base.package}/nowhere.py\n+++ b/{b.base.package}/nowhere.py\n"
+                               "@@ -1 +1 @@\n-a\n+b\n```\n", "does_not_apply", "no such file"),
+    "garbage": (lambda b: "```diff\n@@ this is not @@ a diff\n+++\n```\n", "malformed", "not a unified diff|no file changes"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_named_refusals(catalog, case):
+    make, refused, reason = REFUSALS[case]
+    label, task, built = find(catalog, bug_env("ledger"))
+    verdict = catalog.verify(label, make(built))
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed
+    assert verdict.details["refused"] == refused
+    assert re.search(reason, verdict.details["reason"]), verdict.details["reason"]
+
+
+# -- bad input: a defined verdict, and the next verification is clean --------------------------------
+def _tests_weakened(b):
+    tests = sorted(p for p in b.base.files if p.startswith("tests/test_"))
+    tree = dict(b.base.files)
+    for path in tests:
+        tree[path] = tree[path].replace("    assert ", "    assert True or ")
+    return tree
+
+
+def _tree_cases(b) -> dict[str, tuple[dict[str, str], list[str]]]:
+    """name -> (final tree, the paths the verdict must name as set aside)."""
+    base, pkg = b.base.files, b.base.package
+    tests = sorted(p for p in base if p.startswith("tests/"))
+    skip_all = ("import pytest\n\n\ndef pytest_collection_modifyitems(config, items):\n    for item in items:\n"
+                "        item.add_marker(pytest.mark.skip(reason='flaky'))\n")
+    return {
+        "touches_hidden_tests": (_tests_weakened(b), [p for p in tests if "    assert " in base[p]]),
+        "deletes_test_suite": ({p: t for p, t in base.items() if not p.startswith("tests/")}, tests),
+        "conftest_skips_tests": ({**base, "conftest.py": skip_all}, ["conftest.py"]),
+        "nested_conftest_rewrites_tests": ({**base, "tests/conftest.py": skip_all, f"{pkg}/conftest.py": skip_all},
+                                           [f"{pkg}/conftest.py", "tests/conftest.py"]),
+        "pytest_ini_deselects": ({**base, "pytest.ini": "[pytest]\naddopts = -k 'not test_' -p no:python\n"}, ["pytest.ini"]),
+        "setup_cfg_deselects": ({**base, "setup.cfg": "[tool:pytest]\naddopts = --collect-only\n"}, ["setup.cfg"]),
+        "pyproject_rewrites_pytest": (edited(base, "pyproject.toml", "[build-system]", "[tool.pytest.ini_options]\n"
+                                             "addopts = '--co'\n\n[build-system]"), ["pyproject.toml"]),
+    }
+
+
+TREE_CASES = ["touches_hidden_tests", "deletes_test_suite", "conftest_skips_tests", "nested_conftest_rewrites_tests",
+              "pytest_ini_deselects", "setup_cfg_deselects", "pyproject_rewrites_pytest"]
+
+
+def _big_diff(b) -> str:
+    line = "x = 1  # " + "a" * 90 + "\n"
+    return diff_to(b.base.files, {**b.base.files, "big.py": line * (50 * 1024 * 1024 // len(line))})
+
+
+RAW_CASES = {
+    # name -> (the response, the verdict's `refused`)
+    "git_binary_patch": (lambda b: "```diff\ndiff --git a/logo.png b/logo.png\nnew file mode 100644\nindex 0000000..3b18e51\n"
+                                   "GIT binary patch\nliteral 3\nKcmZ>Y%K!iX\n\nliteral 0\nHcmV?d00001\n\n```\n", "binary"),
+    "binary_files_differ": (lambda b: f"```diff\ndiff --git a/{b.base.package}/__init__.py b/{b.base.package}/__init__.py\n"
+                                      "index 1111111..2222222 100644\nBinary files a/x and b/x differ\n```\n", "binary"),
+    "nul_bytes": (lambda b: diff_to(b.base.files, {**b.base.files, f"{b.base.package}/blob.py": "DATA = '\x00\x01\x02'\n"}),
+                  "binary"),
+    "parent_path": (lambda b: "```diff\n--- a/../outside.py\n+++ b/../outside.py\n@@ -0,0 +1 @@\n+x = 1\n```\n", "outside_repo"),
+    "nested_parent_path": (lambda b: f"```diff\n--- /dev/null\n+++ b/{b.base.package}/../../etc/x.py\n@@ -0,0 +1 @@\n+x = 1\n```\n",
+                           "outside_repo"),
+    "absolute_path": (lambda b: "```diff\n--- /dev/null\n+++ /etc/cron.d/evil\n@@ -0,0 +1 @@\n+* * * * * root id\n```\n",
+                      "outside_repo"),
+    "symlink_out": (lambda b: "```diff\ndiff --git a/secrets b/secrets\nnew file mode 120000\nindex 0000000..1111111\n"
+                              "--- /dev/null\n+++ b/secrets\n@@ -0,0 +1 @@\n+/etc/shadow\n\\ No newline at end of file\n```\n",
+                    "symlink"),
+    "package_becomes_symlink": (lambda b: f"```diff\ndiff --git a/{b.base.package}/__init__.py b/{b.base.package}/__init__.py\n"
+                                          "old mode 100644\nnew mode 120000\n```\n", "symlink"),
+    "fifty_megabytes": (_big_diff, "too_large"),
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("case", TREE_CASES)
+def test_edits_to_tests_and_test_configuration_never_count(catalog, name, case):
+    """Alone, they leave nothing to grade (a named refusal); with the right fix, the fix still earns
+    1 and the verdict names what was set aside."""
+    label, task, built = find(catalog, bug_env(name))
+    tree, named = _tree_cases(built)[case]
+    verdict = catalog.verify(label, diff_to(built.base.files, tree))
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed
+    assert verdict.details["refused"] == "empty"
+    assert "set aside" in verdict.details["reason"]
+    assert verdict.details["ignored_edits"] == sorted(named)[:20]
+    with_fix = {**tree, **{p: t for p, t in built.target_files.items() if p in built.touched and not p.startswith("tests/")}}
+    verdict = catalog.verify(label, diff_to(built.base.files, with_fix))
+    assert_full_reward(verdict, built)
+    assert verdict.details["ignored_edits"] == sorted(named)[:20]
+    assert_full_reward(catalog.verify(label, task.reference), built)  # the next verification is clean
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("case", sorted(RAW_CASES))
+def test_bad_patches_get_a_named_refusal(catalog, name, case):
+    make, refused = RAW_CASES[case]
+    label, task, built = find(catalog, bug_env(name))
+    verdict = catalog.verify(label, make(built))
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed
+    assert verdict.details["refused"] == refused, verdict.details
+    assert verdict.details["reason"]
+    assert_full_reward(catalog.verify(label, task.reference), built)  # the next verification is clean
+
+
+@pytest.mark.parametrize("name,where", [(n, "__init__") for n in NAMES] + [(NAMES[0], "deep")])
+def test_infinite_loop_at_import_is_a_zero_with_the_reason(catalog, name, where):
+    """A package that never finishes importing (at its top, or in the module the fix touches): each
+    costs the test's time limit, not the whole profile."""
+    label, task, built = find(catalog, bug_env(name))
+    pkg = built.base.package
+    path = f"{pkg}/__init__.py" if where == "__init__" else next(
+        p for p in built.touched if p.startswith(pkg + "/") and p.endswith(".py"))
+    tree = {**built.target_files, path: built.target_files[path] + "\n\nwhile True:  # at import\n    pass\n"}
+    verdict = catalog.verify(label, diff_to(built.base.files, tree))
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed
+    assert re.search(r"did not finish importing|timed out|time limit", verdict.details.get("reason", "")), verdict.details
+    assert_full_reward(catalog.verify(label, task.reference), built)  # the sandbox is clean again
+
+
+def test_a_package_that_does_not_import_is_a_zero_naming_the_error(catalog):
+    label, task, built = find(catalog, bug_env("ledger"))
+    path = built.touched[0]
+    tree = {**built.target_files, path: "while True:\n    pass\n" + built.target_files[path]}  # before `from __future__`
+    verdict = catalog.verify(label, diff_to(built.base.files, tree))
+    assert verdict.reward == 0.0 and verdict.details["tests_passed"] == 0
+    assert verdict.details["reason"].startswith("SyntaxError: from __future__ imports must occur at the beginning")
+
+
+# -- write-the-tests tasks: graded by mutants killed ----------------------------------------------------
+@pytest.mark.parametrize("name", [n for n in NAMES if kind(n).mutation_areas])
+def test_write_the_tests_reference_and_bad_input(catalog, name):
+    label, task, built = find(catalog, f"swe/{name}-tests-diff-v1")
+    m = built.hidden_mutation
+    verdict = catalog.verify(label, task.reference)
+    assert verdict.reward == 1.0 and verdict.passed, verdict.details
+    killed, total = verdict.details["mutants_killed"].split("/")
+    assert killed == total and int(total) >= 1
+    gone = {p: t for p, t in built.base.files.items() if not p.startswith("tests/")}
+    verdict = catalog.verify(label, diff_to(built.base.files, gone))
+    assert verdict.reward == 0.0 and verdict.details["reason"] == f"no {m['tests']}: nothing to grade"
+    # test configuration is set aside here too: a conftest.py that skips everything changes nothing
+    skip = "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n"
+    verdict = catalog.verify(label, diff_to(built.base.files, {**built.target_files, "conftest.py": skip}))
+    assert verdict.reward == 1.0 and verdict.details["ignored_edits"] == ["conftest.py"]
+    if name == NAMES[0]:  # a test file that never returns (one kind: it costs the profile's wall clock)
+        verdict = catalog.verify(label, diff_to(built.base.files, {**built.base.files, m["tests"]: "while True:\n    pass\n"}))
+        assert verdict.reward == 0.0 and "no report (timed out)" in verdict.details["reason"]
+    assert catalog.verify(label, task.reference).reward == 1.0  # the next verification is clean
