@@ -4,6 +4,8 @@ hub.core.response, so all of these must earn exactly what the reference earns.""
 
 from __future__ import annotations
 
+import re
+
 from ..core.response import read
 
 THINKING = "<think>\nLet me work through the task step by step before answering.\n</think>\n\n"
@@ -19,9 +21,18 @@ def generic_forms(reference: str) -> list[tuple[str, str]]:
         block = blocks[0]
         body = block.body if block.body.endswith("\n") else block.body + "\n"
         info = block.info
-        forms.append(("tilde fence", f"~~~{info}\n{body}~~~\n"))
-        forms.append(("four-backtick fence", f"````{info}\n{body}````\n"))
+        # each fence longer than any run of its character inside (a diff of a README has its own ```)
+        ticks, tildes = _fence(body, "`", 3), _fence(body, "~", 3)
+        forms.append(("tilde fence", f"{tildes}{info}\n{body}{tildes}\n"))
+        longer = _fence(body, "`", max(4, len(ticks) + 1))
+        forms.append(("longer fence", f"{longer}{info}\n{body}{longer}\n"))
         if block.tag in TAG_ALIASES:
-            forms.append((f"tagged {TAG_ALIASES[block.tag]}", f"```{TAG_ALIASES[block.tag]}{info[len(block.tag):]}\n{body}```\n"))
-        forms.append(("prose around the block", f"Here is my solution.\n\n```{info}\n{body}```\n\nThis should do it."))
+            forms.append((f"tagged {TAG_ALIASES[block.tag]}", f"{ticks}{TAG_ALIASES[block.tag]}{info[len(block.tag):]}\n{body}{ticks}\n"))
+        forms.append(("prose around the block", f"Here is my solution.\n\n{ticks}{info}\n{body}{ticks}\n\nThis should do it."))
     return forms
+
+
+def _fence(body: str, char: str, least: int) -> str:
+    """A fence of `char` at least `least` long and longer than any run of `char` in `body`."""
+    longest = max((len(run) for run in re.findall(re.escape(char) + "+", body)), default=0)
+    return char * max(least, longest + 1)

@@ -22,7 +22,10 @@ from rlhub_terminal.session import InfraFault, Refused, TerminalEpisode, describ
 from . import trees
 
 MAX_DIFF_CHARS = 256 * 1024
-LIST_FILES = ["bash", "-c", "find . -type f -size -1024k -not -path './.git/*' -printf '%P\\n' | head -n 5000"]
+# What running the tools leaves behind is not part of the answer: caches are never read back.
+CACHE_DIRS = (".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis")
+LIST_FILES = ["bash", "-c", "find . \\( " + " -o ".join(f"-name {d}" for d in CACHE_DIRS) + " \\) -type d -prune -o "
+              "-type f -size -1024k -printf '%P\\n' | head -n 5000"]
 PATCH = "patch -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch -r - <<'{tag}'\n{diff}{tag}\n"
 
 
@@ -115,7 +118,7 @@ class SweEpisode(TerminalEpisode):
         return report
 
     def work_tree(self) -> dict[str, bytes]:
-        """The regular files of the work dir (symlinks and files of 1 MB or more are not among them)."""
+        """The regular files of the work dir (symlinks, files of 1 MB or more and caches are not among them)."""
         listed = self._with_retries(Action("run", LIST_FILES[2]))
         paths = [p for p in listed.stdout.splitlines() if p and not p.startswith("/")]
         if not paths:
