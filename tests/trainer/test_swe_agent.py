@@ -19,9 +19,8 @@ from hub.config.catalog import Catalog
 
 pytest.importorskip("rlhub_swe", reason="needs rlhub-swe: pip install -e plugins/envs/swe")
 
-from rlhub_swe import patch  # noqa: E402
+from rlhub_swe import scripted  # noqa: E402
 from rlhub_swe.projects.kinds import NAMES, kind  # noqa: E402
-from rlhub_swe.projects.template import render as render_text  # noqa: E402
 from rlhub_swe.tasks import build  # noqa: E402
 
 MAX_LENGTH = 1_000_000  # tokens (bytes, with this tokenizer): a repository's worth of observations
@@ -43,21 +42,9 @@ def swe_registry(tmp_path, monkeypatch):
 
 
 def scripted_fix(cat: Catalog, label: dict) -> list[str]:
-    """A policy's turns for a bug session: look around, reproduce the issue with a test of its own,
-    apply the fix as a diff, submit."""
-    built = build(cat.get(label["env"]).env.params(label["seed"]))
-    headers, blocks = built.kind.parsed
-    failing = next(b for b in blocks if b.name == built.fail_to_pass[0])
-    values = built.base.values
-    repro = render_text(headers[failing.area], values) + "\n\n" + render_text(failing.source, values)
-    fixed = {p: built.target_files[p] for p in built.touched if not p.startswith("tests/")}
-    return [
-        f"Let me look around.\n```bash\nls\ngrep -rn 'def ' {next(iter(fixed))} | head -5\n```",
-        f"```python file=tests/test_issue.py\n{repro}```\n```bash\npython -m pytest -x -q tests/test_issue.py\n```",
-        "The fix:\n" + patch.fenced(patch.make(built.base.files, {**built.base.files, **fixed}))
-        + "```bash\npython -m pytest -x -q tests/test_issue.py\n```",
-        "SUBMIT",
-    ]
+    """A policy's turns for a bug session (rlhub_swe.scripted): look around, reproduce the issue with
+    a test of its own, apply the fix as a diff and re-run, submit."""
+    return scripted.turns(build(cat.get(label["env"]).env.params(label["seed"])))
 
 
 def load_agent_executor(path):
@@ -92,6 +79,7 @@ def test_openrlhf_agent_plays_a_swe_session_to_full_reward(swe_registry, tokeniz
     transcript = tokenizer.decode(out["observation_tokens"], skip_special_tokens=False)
     # what the sandbox said came back to the model as user turns, in order
     assert transcript.index("1 failed") < transcript.index("patch -p1 < (your diff)") < transcript.index("1 passed")
+    assert "graded: every hidden test passed" not in transcript  # the verdict is the reward, not a turn
     assert transcript.count("<|im_start|>user\n") == 4  # the prompt and three observations
     # the same turns played on the episode directly earn the same verdict
     episode = cat.episode(label)

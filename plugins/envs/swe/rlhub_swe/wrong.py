@@ -92,7 +92,9 @@ def _rename_wrong(b: Built) -> list[Variant]:
     out = []
     if module_path in b.target_files:
         only_def = {**base, module_path: b.target_files[module_path]}
-        if only_def != b.target_files:
+        # wrong only where the package itself calls it elsewhere (tests and docs are not what is graded)
+        call_sites = [p for p in b.touched if p != module_path and p.endswith(".py") and p.startswith(b.base.package + "/")]
+        if call_sites:
             out.append(Variant("call_sites_left", fenced(patch.make(base, only_def)), max_reward=0.0,
                                note="the definition renamed, the call sites and imports elsewhere not"))
         old = b.base.values[r.placeholder]

@@ -11,30 +11,13 @@ import re
 import pytest
 from swe_helpers import find
 
-from rlhub_swe import patch
+from rlhub_swe import patch, scripted
 from rlhub_swe.projects.kinds import NAMES, kind
-from rlhub_swe.projects.template import render as render_text
+from rlhub_swe.scripted import bash, fix_diff, fix_files, repro_test
 
 
 def session_env(name: str) -> str:
     return f"swe/{name}-bug-{kind(name).bugs[0].cls.replace('_', '-')}-session-v1"
-
-
-def bash(*commands: str) -> str:
-    return "".join(f"```bash\n{c}\n```\n" for c in commands)
-
-
-def repro_test(built) -> tuple[str, str]:
-    """(name, module) of a test that shows the issue, as an agent would write it from the report: here
-    the first FAIL_TO_PASS test of the task, with its area's imports."""
-    headers, blocks = built.kind.parsed
-    block = next(b for b in blocks if b.name == built.fail_to_pass[0])
-    values = built.base.values
-    return block.name, render_text(headers[block.area], values) + "\n\n" + render_text(block.source, values)
-
-
-def fix_files(built) -> dict[str, str]:
-    return {p: built.target_files[p] for p in built.touched if p in built.target_files and not p.startswith("tests/")}
 
 
 def hidden_only(built) -> list[str]:
@@ -67,8 +50,7 @@ def test_scripted_agent_explores_reproduces_fixes_and_earns_one(catalog, name, h
     assert "exit code 1" in step.observation and "1 failed" in step.observation and test_name in step.observation
 
     if how == "patch":
-        fix = patch.fenced(patch.make(built.base.files, {**built.base.files, **module}))
-        step = ep.step(fix)
+        step = ep.step(fix_diff(built))
         assert "patch -p1 < (your diff)" in step.observation and "exit code 0" in step.observation
         assert all(f"patching file {p}" in step.observation for p in module)
     else:
@@ -87,6 +69,19 @@ def test_scripted_agent_explores_reproduces_fixes_and_earns_one(catalog, name, h
     assert step.verdict.details["ignored_edits"] == ["tests/test_issue.py"]  # the agent's own test never counts
     assert "graded: every hidden test passed" in step.observation
     assert ep.step("```bash\nls\n```") is step  # a finished episode stays finished
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scripted_agent_writes_a_feature_across_modules(catalog, name):
+    """rlhub_swe.scripted's turns on a feature session: the feature spans two modules or more."""
+    label, task, built = find(catalog, f"swe/{name}-feature-session-v1")
+    assert len(fix_files(built)) >= 2
+    ep = catalog.episode(label)
+    ep.reset()
+    observations = [ep.step(turn).observation for turn in scripted.turns(built)]
+    assert "1 failed" in observations[1] and "1 passed" in observations[2]
+    assert ep.final is not None and ep.final.verdict.reward == 1.0, ep.final.verdict.details
+    assert ep.final.verdict.details["changed"] == sorted(fix_files(built))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -122,7 +117,7 @@ def test_step_limit_ends_the_episode_and_grades_the_tree(catalog):
     label, task, built = find(catalog, session_env(NAMES[0]))
     ep = catalog.episode(label)
     ep.reset()
-    fix = patch.fenced(patch.make(built.base.files, {**built.base.files, **fix_files(built)}))
+    fix = fix_diff(built)
     step = ep.step(fix)  # fixed in the first turn, never submitted
     assert not step.done and f"[turn 1 of {ep.max_turns}: {ep.max_turns - 1} left" in step.observation
     for turn in range(2, ep.max_turns):
@@ -209,6 +204,6 @@ def test_bad_input_in_a_session_gets_a_defined_verdict_and_the_next_episode_star
     again = catalog.episode(label)  # the same task again: the repository as the task has it
     again.reset()
     assert again.work_tree() == {p: t.encode() for p, t in built.base.files.items()}
-    fix = patch.fenced(patch.make(built.base.files, {**built.base.files, **fix_files(built)}))
+    fix = fix_diff(built)
     step = again.step(fix + "SUBMIT")
     assert step.verdict.reward == 1.0, step.verdict.details
