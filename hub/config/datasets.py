@@ -53,7 +53,7 @@ class DatasetEnvironment(Environment):
             raise RegistryError(f"{self.where}: cannot load dataset for {self.id}: {type(exc).__name__}: {exc}") from None
         available = set(ds.column_names) | ({"assets"} if src.assets else set())
         if self.prepare_row is not None and len(ds):  # columns a preset derives from each row count as there
-            available |= set(self.prepare_row(self._with_assets(dict(ds[0]))))
+            available |= set(self._prepared(dict(ds[0]), 0))
         missing = sorted(set(src.columns.values()) - available)
         if missing:
             raise RegistryError(
@@ -75,9 +75,19 @@ class DatasetEnvironment(Environment):
             row.setdefault("assets", self.source.assets)
         return row
 
+    def _prepared(self, row: dict, index: int) -> dict:
+        """The row with the entry's assets and what its preset derives; a row the preset cannot take
+        (a repository missing from the assets, say) is the user's error, named with its row."""
+        row = self._with_assets(row)
+        if self.prepare_row is None:
+            return row
+        try:
+            return self.prepare_row(row)
+        except (ValueError, KeyError, TypeError, OSError) as exc:
+            raise RegistryError(f"{self.where}: dataset {self.id}, row {index}: {exc}") from None
+
     def generate(self, rng: random.Random, index: int) -> Task:
-        row = self._with_assets(dict(self.rows[index]))
-        row = _Row(self.prepare_row(row) if self.prepare_row else row)
+        row = _Row(self._prepared(dict(self.rows[index]), index))
         fields = {role: row[column] for role, column in self.source.columns.items()}
         prompt = fields.pop("prompt")
         given_reference = fields.pop("reference", None)  # the reference is not the verifier's data
