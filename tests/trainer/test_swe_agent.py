@@ -19,9 +19,9 @@ from hub.config.catalog import Catalog
 
 pytest.importorskip("rlhub_swe", reason="needs rlhub-swe: pip install -e plugins/envs/swe")
 
-from rlhub_swe import scripted  # noqa: E402
-from rlhub_swe.projects.kinds import NAMES, kind  # noqa: E402
-from rlhub_swe.tasks import build  # noqa: E402
+from rlhub_swe import scripted
+from rlhub_swe.projects.kinds import NAMES, kind
+from rlhub_swe.tasks import build
 
 MAX_LENGTH = 1_000_000  # tokens (bytes, with this tokenizer): a repository's worth of observations
 
@@ -103,9 +103,10 @@ def test_dry_run_with_swe_in_the_default_registry(swe_registry, tmp_path, capsys
     """`rlhub train --dry-run` samples swe prompts beside the others (single-turn diffs, whole
     repositories and sessions), OpenRLHF reads the dataset, and the run's own agent file plays a
     swe session from it."""
+    from types import SimpleNamespace
+
     from openrlhf.datasets.prompts_dataset import PromptDataset
     from openrlhf.datasets.utils import blending_datasets
-    from types import SimpleNamespace
 
     run = tmp_path / "run.yaml"
     run.write_text(yaml.safe_dump({"name": "swe", "model": "some/model", "registry": str(swe_registry),
@@ -116,7 +117,8 @@ def test_dry_run_with_swe_in_the_default_registry(swe_registry, tmp_path, capsys
     argv = summary["argv"]
     assert summary["mode"] == "agent" and summary["validated"]
     train_path = argv[argv.index("--data.prompt_dataset") + 1]
-    rows = [json.loads(line) for line in open(train_path)]
+    with open(train_path) as f:
+        rows = [json.loads(line) for line in f]
     swe = [r for r in rows if r["datasource"].startswith("swe/")]
     assert len(swe) >= 5 and {"terminal", "cad", "docqa"} <= {r["datasource"].split("/")[0] for r in rows}
     cat = Catalog.load(swe_registry)

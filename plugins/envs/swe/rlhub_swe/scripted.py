@@ -43,7 +43,7 @@ def turns(b: Built) -> list[str]:
     if b.params.task not in ("bug", "feature"):
         raise ValueError(f"the scripted agent fixes bugs and writes features, not {b.params.task!r} tasks")
     target = next(iter(fix_files(b)))
-    word = (re.findall(r"^(?:def|class) (\w+)", b.base.files.get(target, ""), re.M) or [b.base.package])[0]
+    word = (re.findall(r"^(?:def|class) (\w+)", b.base.files.get(target, ""), re.MULTILINE) or [b.base.package])[0]
     _, repro = repro_test(b)
     run = f"python -m pytest -x -q {REPRO_PATH}"
     return [

@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from swe_helpers import diff_to, edited, find
-
 from rlhub_swe.projects.kinds import NAMES, kind
 from rlhub_swe.projects.model import Variant, render
 from rlhub_swe.tasks import OLD_NAME_TEST
+from swe_helpers import diff_to, edited, find
 
 
 def bug_env(name: str) -> str:
@@ -44,7 +43,7 @@ def test_reference_diff_earns_full_reward(catalog, name, task):
 def test_partial_fix_earns_the_fail_to_pass_fraction(catalog):
     """ledger's sign bug (`format_amount` puts '-' on positive amounts): dropping the sign altogether
     fixes the positive amounts and the CSV export, not the negative ones: 2 of 4 FAIL_TO_PASS."""
-    label, task, built = find(catalog, "swe/ledger-bug-wrong-branch-diff-v1", lambda b: b.params.target == "sign")
+    label, _task, built = find(catalog, "swe/ledger-bug-wrong-branch-diff-v1", lambda b: b.params.target == "sign")
     money = f"{built.base.package}/money.py"
     half = edited(built.base.files, money, 'sign = "-" if cents > 0 else ""', 'sign = ""')
     verdict = catalog.verify(label, diff_to(built.base.files, half))
@@ -83,7 +82,7 @@ def other_bug(built):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_breaking_pass_to_pass_gates_to_zero_and_names_the_tests(catalog, name):
-    label, task, built = find(catalog, bug_env(name))
+    label, _task, built = find(catalog, bug_env(name))
     site, caught = other_bug(built)
     p = built.params
     broken_tree = render(built.kind, p.seed, Variant(frozenset({f"bug.{site.id}"})), p.units).files
@@ -127,7 +126,7 @@ REFUSALS = {
 @pytest.mark.parametrize("case", sorted(REFUSALS))
 def test_named_refusals(catalog, case):
     make, refused, reason = REFUSALS[case]
-    label, task, built = find(catalog, bug_env("ledger"))
+    label, _task, built = find(catalog, bug_env("ledger"))
     verdict = catalog.verify(label, make(built))
     assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed
     assert verdict.details["refused"] == refused
@@ -240,7 +239,7 @@ def test_infinite_loop_at_import_is_a_zero_with_the_reason(catalog, name, where)
 
 
 def test_a_package_that_does_not_import_is_a_zero_naming_the_error(catalog):
-    label, task, built = find(catalog, bug_env("ledger"))
+    label, _task, built = find(catalog, bug_env("ledger"))
     path = built.touched[0]
     tree = {**built.target_files, path: "while True:\n    pass\n" + built.target_files[path]}  # before `from __future__`
     verdict = catalog.verify(label, diff_to(built.base.files, tree))

@@ -9,11 +9,10 @@ import base64
 import re
 
 import pytest
-from swe_helpers import find
-
 from rlhub_swe import patch, scripted
 from rlhub_swe.projects.kinds import NAMES, kind
 from rlhub_swe.scripted import bash, fix_diff, fix_files, repro_test
+from swe_helpers import find
 
 
 def session_env(name: str) -> str:
@@ -29,7 +28,7 @@ def hidden_only(built) -> list[str]:
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("how", ["patch", "write"])
 def test_scripted_agent_explores_reproduces_fixes_and_earns_one(catalog, name, how):
-    label, task, built = find(catalog, session_env(name))
+    label, _task, built = find(catalog, session_env(name))
     pkg, module = built.base.package, fix_files(built)
     ep = catalog.episode(label)
     prompt = ep.reset()
@@ -74,7 +73,7 @@ def test_scripted_agent_explores_reproduces_fixes_and_earns_one(catalog, name, h
 @pytest.mark.parametrize("name", NAMES)
 def test_scripted_agent_writes_a_feature_across_modules(catalog, name):
     """rlhub_swe.scripted's turns on a feature session: the feature spans two modules or more."""
-    label, task, built = find(catalog, f"swe/{name}-feature-session-v1")
+    label, _task, built = find(catalog, f"swe/{name}-feature-session-v1")
     assert len(fix_files(built)) >= 2
     ep = catalog.episode(label)
     ep.reset()
@@ -86,7 +85,7 @@ def test_scripted_agent_writes_a_feature_across_modules(catalog, name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_doing_nothing_earns_zero(catalog, name):
-    label, task, built = find(catalog, session_env(name))
+    label, _task, _built = find(catalog, session_env(name))
     ep = catalog.episode(label)
     ep.reset()
     step = ep.step(bash("ls", "python -m pytest -q"))  # looking is not changing
@@ -98,7 +97,7 @@ def test_doing_nothing_earns_zero(catalog, name):
 
 
 def test_huge_observations_are_summarised(catalog):
-    label, task, built = find(catalog, session_env(NAMES[0]))
+    label, _task, built = find(catalog, session_env(NAMES[0]))
     pkg = built.base.package
     ep = catalog.episode(label)
     ep.reset()
@@ -114,7 +113,7 @@ def test_huge_observations_are_summarised(catalog):
 
 
 def test_step_limit_ends_the_episode_and_grades_the_tree(catalog):
-    label, task, built = find(catalog, session_env(NAMES[0]))
+    label, _task, built = find(catalog, session_env(NAMES[0]))
     ep = catalog.episode(label)
     ep.reset()
     fix = fix_diff(built)
@@ -132,9 +131,9 @@ def test_step_limit_ends_the_episode_and_grades_the_tree(catalog):
 def test_workspace_persists_between_steps(catalog):
     """A diff written to a file in one step, applied by a command in the next, run in the third,
     graded at the end: each step sees what the ones before it left."""
-    label, task, built = find(catalog, session_env(NAMES[0]))
+    label, _task, built = find(catalog, session_env(NAMES[0]))
     diff = patch.make(built.base.files, {**built.base.files, **fix_files(built)})
-    test_name, repro = repro_test(built)
+    _test_name, repro = repro_test(built)
     ep = catalog.episode(label)
     ep.reset()
     step = ep.step(f"```text file=fix.diff\n{diff}```\n```python file=tests/test_issue.py\n{repro}```\n"
@@ -151,7 +150,7 @@ def test_workspace_persists_between_steps(catalog):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_hidden_tests_are_never_in_the_work_dir(catalog, name):
-    label, task, built = find(catalog, session_env(name))
+    label, _task, built = find(catalog, session_env(name))
     secret = hidden_only(built)
     assert secret, "a bug's FAIL_TO_PASS tests are hidden"
     ep = catalog.episode(label)
@@ -177,8 +176,8 @@ BAD_SESSIONS = {
     "deletes_the_test_suite": ("rm -rf tests",
                                lambda v, pkg: v.details["refused"] == "empty"
                                and v.details["ignored_edits"] and all(p.startswith("tests/") for p in v.details["ignored_edits"])),
-    "edits_test_configuration": ("printf '[pytest]\\naddopts = -p no:python\\n' > pytest.ini; "
-                                 "echo 'collect_ignore_glob = [\"*\"]' > conftest.py",
+    "edits_test_configuration": (("printf '[pytest]\\naddopts = -p no:python\\n' > pytest.ini; "
+                                  "echo 'collect_ignore_glob = [\"*\"]' > conftest.py"),
                                  lambda v, pkg: v.details["refused"] == "empty"
                                  and v.details["ignored_edits"] == ["conftest.py", "pytest.ini"]),
     "binary_and_huge_files": ("head -c 4096 /dev/urandom > {pkg}/blob.py; head -c 60000000 /dev/zero > big.txt; ls -la big.txt",
@@ -192,7 +191,7 @@ BAD_SESSIONS = {
 @pytest.mark.parametrize("case", sorted(BAD_SESSIONS))
 def test_bad_input_in_a_session_gets_a_defined_verdict_and_the_next_episode_starts_clean(catalog, case):
     commands, check = BAD_SESSIONS[case]
-    label, task, built = find(catalog, session_env(NAMES[0]))
+    label, _task, built = find(catalog, session_env(NAMES[0]))
     pkg = built.base.package
     ep = catalog.episode(label)
     ep.reset()

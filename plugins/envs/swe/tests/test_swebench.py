@@ -12,11 +12,11 @@ import tarfile
 import textwrap
 
 import pytest
+from rlhub_swe import patch
 from swe_helpers import diff_to
 
 import hub
 from hub.core.errors import RegistryError
-from rlhub_swe import patch
 
 REPO = "acme/calc"
 BASE = {
