@@ -1511,6 +1511,18 @@ def stop(registry: $Registry, started: list[str] | None = None) -> list[str]:
     return names
 
 
+def resume(registry: $Registry, names) -> list[str]:
+    """Switch plugins back on, with what they need, and start every plugin that is enabled now and
+    was not before (those that were blocked included); the plugins started, in load order."""
+    woken: set[str] = set()
+    for name in names:
+        woken.update(registry.$enable(name, with_dependencies=True))
+    started = [name for name in registry.enabled() if name in woken]
+    for name in started:
+        registry.call_plugin("setup", name)
+    return started
+
+
 def plan(registry: $Registry) -> list[str]:
     """'1. name version' for every enabled plugin, in the order `start` starts them."""
     return [f"{i}. {name} {registry.version(name)}" for i, name in enumerate(registry.enabled(), 1)]
@@ -1946,6 +1958,8 @@ def test_tightest_bounds_win():
     assert str(Range("<2,<=2")) == "<2.0.0"
     assert str(Range("<=2,<2")) == "<2.0.0"
     assert str(Range("<=2,<=3")) == "<=2.0.0"
+    assert str(Range("~1-rc.1")) == ">=1.0.0-rc.1,<2.0.0"
+    assert str(Range("~1.4.2-rc.1")) == ">=1.4.2-rc.1,<1.5.0"
     assert repr(Range("^2")) == "Range('>=2.0.0,<3.0.0')"
 
 #@area spec
@@ -2767,6 +2781,15 @@ def test_start_skips_disabled_plugins():
     assert sorted(lifecycle.start(registry)) == sorted(["core", *$unit_names[1:]])
     assert sorted(lifecycle.stop(registry)) == sorted(["core", *$unit_names[1:]])
     assert len(lifecycle.plan(registry)) == len($unit_names)
+#@test
+def test_resume_starts_what_was_blocked():
+    registry = builtin_registry()
+    registry.disable("core")
+    assert registry.enabled() == []
+    assert sorted(lifecycle.resume(registry, ["core"])) == sorted(["core", *$unit_names])
+    assert lifecycle.resume(registry, ["core"]) == []
+    registry.disable($unit_names[0])
+    assert lifecycle.resume(registry, [$unit_names[0]]) == [$unit_names[0]]
 #@test
 def test_start_checks_settings():
     name = $unit_names[0]
