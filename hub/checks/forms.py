@@ -4,6 +4,8 @@ hub.core.response, so all of these must earn exactly what the reference earns.""
 
 from __future__ import annotations
 
+import re
+
 from ..core.response import read
 
 THINKING = "<think>\nLet me work through the task step by step before answering.\n</think>\n\n"
@@ -19,9 +21,18 @@ def generic_forms(reference: str) -> list[tuple[str, str]]:
         block = blocks[0]
         body = block.body if block.body.endswith("\n") else block.body + "\n"
         info = block.info
-        forms.append(("tilde fence", f"~~~{info}\n{body}~~~\n"))
-        forms.append(("four-backtick fence", f"````{info}\n{body}````\n"))
+        tildes, ticks, four = _fence("~", body), _fence("`", body), _fence("`", body, 4)
+        forms.append(("tilde fence", f"{tildes}{info}\n{body}{tildes}\n"))
+        forms.append(("four-backtick fence", f"{four}{info}\n{body}{four}\n"))
         if block.tag in TAG_ALIASES:
-            forms.append((f"tagged {TAG_ALIASES[block.tag]}", f"```{TAG_ALIASES[block.tag]}{info[len(block.tag):]}\n{body}```\n"))
-        forms.append(("prose around the block", f"Here is my solution.\n\n```{info}\n{body}```\n\nThis should do it."))
+            forms.append((f"tagged {TAG_ALIASES[block.tag]}", f"{ticks}{TAG_ALIASES[block.tag]}{info[len(block.tag):]}\n{body}{ticks}\n"))
+        forms.append(("prose around the block", f"Here is my solution.\n\n{ticks}{info}\n{body}{ticks}\n\nThis should do it."))
     return forms
+
+
+def _fence(char: str, body: str, least: int = 3) -> str:
+    """A fence of `char` longer than any run of it opening a line of `body` (indented up to three
+    spaces, as a closing fence may be), so that no line of the body closes it: a diff's context
+    line ` ```` of a README's own code block, say."""
+    runs = re.findall(r"^ {0,3}(" + re.escape(char) + r"+)", body, re.M)
+    return char * max(least, 1 + max((len(run) for run in runs), default=0))
