@@ -278,6 +278,13 @@ class Limiter:
         if n > self.capacity:
             raise CapacityError(f"{self.name}: {n} asked for at once, at most {self.capacity} can ever be granted")
 
+    def _room(self, given: int | None, what: str) -> int:
+        """A bucket's size: `given` (its parameter `what`), or the rate's count when None; 1 or more."""
+        size = self.rate.count if given is None else int(given)
+        if size < 1:
+            raise CapacityError(f"{self.name}: {what} must be 1 or more, got {given}")
+        return size
+
     def refuse(self, wait: float, remaining: float) -> Decision:
         return Decision(False, max(MIN_WAIT, wait), max(0.0, remaining))
 
@@ -312,7 +319,6 @@ BUCKET = r'''"""The token bucket: bursts of up to its size at once, then a stead
 
 from __future__ import annotations
 
-from .errors import CapacityError
 from .limiter import EPSILON, Decision, Limiter
 from .rates import Rate
 
@@ -326,9 +332,7 @@ class TokenBucket(Limiter):
 
     def __init__(self, rate: Rate, burst: int | None = None, clock=None) -> None:
         super().__init__(rate, clock)
-        self.burst = rate.count if burst is None else int(burst)
-        if self.burst < 1:
-            raise CapacityError(f"a token bucket needs room for at least one token, got burst={burst}")
+        self.burst = self._room(burst, "burst")
         self.tokens = float(self.burst)
         self.updated = self.clock.now()
 
@@ -373,7 +377,6 @@ LEAKY = r'''"""The leaky bucket as a queue: requests leave at an even pace, `rat
 
 from __future__ import annotations
 
-from .errors import CapacityError
 from .limiter import EPSILON, Decision, Limiter
 from .rates import Rate
 
@@ -386,9 +389,7 @@ class LeakyBucket(Limiter):
 
     def __init__(self, rate: Rate, capacity: int | None = None, clock=None) -> None:
         super().__init__(rate, clock)
-        self.size = rate.count if capacity is None else int(capacity)
-        if self.size < 1:
-            raise CapacityError(f"a leaky bucket needs room for at least one request, got capacity={capacity}")
+        self.size = self._room(capacity, "capacity")
         self.next_free = self.clock.now()  # when the next request may leave
 
     @property
@@ -1354,7 +1355,7 @@ def table() -> str:
     return "\n".join(POLICIES[name].describe() for name in sorted(POLICIES))
 '''
 
-UNIT = r'''"""The `$unit` policy: $limit jobs per $period ($algorithm limiter), up to $attempts attempts."""
+UNIT = r'''"""The `$unit` policy: at most $limit/$period ($algorithm limiter), up to $attempts attempts a job."""
 
 from __future__ import annotations
 
@@ -1425,8 +1426,9 @@ def problems() -> list[str]:
 
 
 def describe() -> str:
+    room = f", burst {BURST}" if ALGORITHM in ("token", "leaky") else ""
     deadline = f", deadline {format_duration(DEADLINE)}" if DEADLINE else ""
-    return f"{NAME}: {RATE} ({ALGORITHM}, burst {BURST}), priority {PRIORITY}, {MAX_ATTEMPTS} attempt(s){deadline}"
+    return f"{NAME}: {RATE} ({ALGORITHM}{room}), priority {PRIORITY}, {MAX_ATTEMPTS} attempt(s){deadline}"
 '''
 
 README = r'''# $pkg
@@ -1454,7 +1456,7 @@ s.set_limit("api", TokenBucket($parse_rate("2/s"), clock=clock))
 for n in range(5):
     s.$submit(f"call-{n}", lambda: "ok", policy="api", deadline=60)
 s.run_until(10)
-print(s.stats.summary()["done"])   # 5, two a second
+print(s.stats.summary()["done"])   # 5: two at once, then one every half second
 ```
 
 Run the tests with `python -m pytest -q`.
