@@ -2071,7 +2071,7 @@ def test_outcomes_are_counted():
     s.$submit("bad", fails, policy="b")
     s.$submit("late", lambda: 3, policy="b", delay=1, deadline=1)
     clock.advance(2)
-    s.drain()
+    s.drain(limit=60)
     summary = s.stats.summary()
     assert (summary["done"], summary["failed"], summary["expired"], summary["attempts"]) == (2, 1, 1, 3)
     assert s.stats.count("done", "a") == 2
