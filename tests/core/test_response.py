@@ -76,3 +76,16 @@ def test_modes_and_languages():
     assert read(response).code("python", "whole") == response
     with pytest.raises(ValueError, match="unknown language 'cobol'"):
         read("x").code("cobol")
+
+
+def test_generic_forms_keep_a_body_whole_when_it_holds_fences():
+    """A diff of a README holds context lines like ' ```' (a fence indented by one space closes a
+    ``` block): every re-fenced form must still hand the verifier the whole body."""
+    from hub.checks.forms import generic_forms
+
+    body = "--- a/README.md\n+++ b/README.md\n@@ -1,3 +1,3 @@\n ```python\n-old()\n+new()\n ```\n ~~~\n"
+    forms = dict(generic_forms("````diff\n" + body + "````\n"))
+    assert set(forms) >= {"tilde fence", "four-backtick fence", "prose around the block"}
+    for what in ("tilde fence", "four-backtick fence", "prose around the block"):
+        blocks = read(forms[what]).blocks
+        assert [(b.tag, b.body, b.closed) for b in blocks] == [("diff", body, True)], what

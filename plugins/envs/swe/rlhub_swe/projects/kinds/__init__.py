@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-NAMES = ("ledger", "conf", "plugreg")
+NAMES = ("ledger", "conf", "plugreg", "sched")
 
 
 def kind(name: str):
