@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-NAMES = ("ledger", "conf")
+NAMES = ("ledger", "conf", "cli")
 
 
 def kind(name: str):
