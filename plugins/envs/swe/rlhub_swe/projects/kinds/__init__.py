@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-NAMES = ("ledger", "conf", "plugreg", "sched")
+NAMES = ("ledger", "conf", "plugreg", "sched", "cli")
 
 
 def kind(name: str):
