@@ -1558,7 +1558,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors raised as UsageError (main prints them) instead of exiting."""
 
     def error(self, message: str):
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
 def $build_parser() -> argparse.ArgumentParser:
