@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-NAMES = ("ledger", "conf")
+NAMES = ("ledger", "conf", "csvq")
 
 
 def kind(name: str):
