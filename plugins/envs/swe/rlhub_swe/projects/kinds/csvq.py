@@ -1819,6 +1819,7 @@ def test_operators_longest_first():
 def test_columns_are_one_based():
     assert token_table("  ab  1 'x'") == [("name", "ab", 3), ("number", "1", 7), ("string", "'x'", 9), ("end", "", 12)]
     assert token_table("") == [("end", "", 1)]
+    assert token_table('a >= "b c"') == [("name", "a", 1), ("op", ">=", 3), ("name", "b c", 6), ("end", "", 11)]
 #@test
 def test_tokenizer_errors():
     with pytest.raises(QuerySyntaxError, match="column 3: unexpected character '@'"):
