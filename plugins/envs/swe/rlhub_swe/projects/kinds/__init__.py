@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-NAMES = ("ledger", "conf", "plugreg", "sched", "cli")
+NAMES = ("ledger", "conf", "plugreg", "sched", "cli", "csvq")
 
 
 def kind(name: str):
