@@ -55,7 +55,7 @@ def run(module_source: str, solution_module: str, solution_file: str, modules: d
             "modules": modules or {}, "workdir": os.getcwd(), "style": style, "deadline": deadline,
             "test_timeout_s": test_timeout_s, "python": sys.executable, "package": package,
             "code": base64.b64decode(module_code) if module_code else b""}
-    events = runner.run(spec, placeholder)
+    events = runner.run(spec, placeholder, pytest_run.run_pytest)
     return _report(events, home, deadline, started)
 
 
