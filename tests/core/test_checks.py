@@ -192,15 +192,3 @@ def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_pa
     assert "hedge" in str(results["hackable"][2]["failures"])
     # a verifier that does not read responses through hub.core.response rejects the reasoning form
     assert results["naive"][1] == {"right_forms_pass"} and "<think>" in str(results["naive"][2]["failures"])
-
-
-def test_generic_forms_keep_a_body_with_its_own_fences_whole():
-    """A diff of a README holds ``` lines: every rewrapped form must still read as that one block."""
-    from hub.checks.forms import generic_forms
-    from hub.core.response import read
-
-    body = "--- a/README.md\n+++ b/README.md\n@@ -1,3 +1,3 @@\n ```\n-old\n+new\n ```\n"
-    forms = generic_forms("````diff\n" + body + "````\n")
-    assert len(forms) == 4
-    for what, response in forms:
-        assert [(b.tag, b.body, b.closed) for b in read(response).blocks] == [("diff", body, True)], what
