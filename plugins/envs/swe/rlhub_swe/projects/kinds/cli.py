@@ -365,17 +365,60 @@ def _iso(day: date | None) -> str | None:
     return None if day is None else day.isoformat()
 '''
 
+FILES = r'''"""Reading and writing the tool's text files. A failure becomes one of the package's errors naming
+the file; a write goes to a temporary file that is then renamed over the old one, so a crash or a
+full disk never leaves half a task file behind."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from .errors import StoreError
+
+
+def read_text(path: str, what: str = "file", *, missing_ok: bool = False, error=StoreError) -> str | None:
+    """The text of the file at `path` (UTF-8); None for a missing file when `missing_ok`."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise error(f"{path}: there is no such {what}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: the {what} is not UTF-8 text") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what} ({exc.strerror})") from None
+
+
+def write_text(path: str, text: str, what: str = "file", *, error=StoreError) -> None:
+    """Replace the file at `path` with `text` in one step (its folder is made if needed)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as exc:
+        raise error(f"{path}: cannot write the {what} ({exc.strerror})") from None
+'''
+
 STORE = r'''"""The task file: every task of one list as JSON, read when a command starts and written back
 (atomically: a temporary file renamed over the old one) after a change. Ids are never reused."""
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import date
 
 from .errors import $Error, NotFound, StoreError
+from .files import read_text, write_text
 from .model import $Task, check_title, parse_priority
 
 FORMAT_VERSION = 1
@@ -391,14 +434,9 @@ class $TaskStore:
     def open(cls, path: str) -> "$TaskStore":
         """The tasks of the file at `path`; an empty list if there is no such file yet."""
         store = cls(path)
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except FileNotFoundError:
-            return store
-        except OSError as exc:
-            raise StoreError(f"{path}: cannot read the task file ({exc.strerror})") from None
-        store.loads(text)
+        text = read_text(path, "task file", missing_ok=True)
+        if text is not None:
+            store.loads(text)
         return store
 
     def loads(self, text: str) -> None:
@@ -434,15 +472,7 @@ class $TaskStore:
     def save(self) -> None:
         if self.path is None:
             raise StoreError("this task list has no file to be saved to")
-        directory = os.path.dirname(os.path.abspath(self.path))
-        try:
-            os.makedirs(directory, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tasks-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(self.dumps())
-            os.replace(temporary, self.path)
-        except OSError as exc:
-            raise StoreError(f"{self.path}: cannot write the task file ({exc.strerror})") from None
+        write_text(self.path, self.dumps(), "task file")
 
     # -- changes -------------------------------------------------------------------------------------
     def add(self, title: str, *, priority: str | int = 1, tags=(), due: date | None = None, note: str = "",
@@ -806,11 +836,12 @@ overrides the ones before it, and every value is checked where it is read (the m
 from __future__ import annotations
 
 import configparser
+import io
 import os
-import tempfile
 from dataclasses import dataclass
 
 from .errors import ConfigError, UsageError
+from .files import read_text, write_text
 from .filters import SORT_KEYS
 from .formatting import parse_columns
 from .model import PRIORITIES
@@ -921,15 +952,11 @@ class Settings:
 
 def _read_parser(path: str) -> configparser.ConfigParser:
     parser = configparser.ConfigParser(interpolation=None)
+    text = read_text(path, "config file", missing_ok=True, error=ConfigError)
     try:
-        with open(path, encoding="utf-8") as f:
-            parser.read_file(f, source=path)
-    except FileNotFoundError:
-        pass
+        parser.read_string(text or "", source=path)
     except configparser.Error as exc:
         raise ConfigError(f"{path}: not a config file: {exc.message.splitlines()[0]}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     return parser
 
 
@@ -963,12 +990,9 @@ def load(path: str, environ, overrides=()) -> Settings:
 
 
 def _write(path: str, parser: configparser.ConfigParser) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix=".config-", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        parser.write(f)
-    os.replace(temporary, path)
+    text = io.StringIO()
+    parser.write(text)
+    write_text(path, text.getvalue(), "config file", error=ConfigError)
 
 
 def set_value(path: str, name: str, text: str):
@@ -1216,8 +1240,9 @@ from .dates import $parse_date
 #@else
 from .dates import parse_interval
 #@end
-from .errors import StoreError, UsageError
+from .errors import UsageError
 from .exchange import FORMATS, export_tasks, guess_format, import_tasks
+from .files import read_text, write_text
 from .filters import SORT_KEYS, limit, parse_query, sort_tasks
 from .formatting import detail, parse_columns, plural, render_tasks
 from .model import check_title, parse_priority, split_title
@@ -1372,23 +1397,14 @@ def cmd_export(args, ctx: Context) -> int:
     if not args.output:
         print(text, end="")
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as exc:
-        raise StoreError(f"{args.output}: cannot write ({exc.strerror})") from None
+    write_text(args.output, text, "export file")
     ctx.out(f"Exported {plural(len(tasks), 'task')} to {args.output}")
     return 0
 
 
 def cmd_import(args, ctx: Context) -> int:
     fmt = guess_format(args.path, args.format)
-    try:
-        with open(args.path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        raise StoreError(f"{args.path}: cannot read ({exc.strerror})") from None
-    items = import_tasks(text, fmt, where=args.path)
+    items = import_tasks(read_text(args.path, "file to import"), fmt, where=args.path)
     added = ctx.store.import_items(items, ctx.today)
     ctx.store.save()
     first = f" (#{added[0].id}-#{added[-1].id})" if added else ""
@@ -2183,6 +2199,7 @@ import json
 import pytest
 from datetime import date
 from $pkg.errors import NotFound, StoreError, UsageError
+from $pkg.files import read_text, write_text
 from $pkg.model import $Task
 from $pkg.store import FORMAT_VERSION, $TaskStore
 TODAY = date(2024, 3, 15)
@@ -2245,6 +2262,20 @@ def test_unreadable_task_files(tmp_path):
     assert "line 1" in messages["garbage"]
     assert "task 2 has no 'title'" in messages["title"]
     assert "format 9" in messages["version"]
+#@test
+def test_files_are_replaced_whole(tmp_path):
+    path = str(tmp_path / "deep" / "notes.txt")
+    write_text(path, "one\n")
+    write_text(path, "two\n")
+    assert read_text(path) == "two\n"
+    assert sorted(p.name for p in (tmp_path / "deep").iterdir()) == ["notes.txt"]
+    assert read_text(str(tmp_path / "none.txt"), missing_ok=True) is None
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9")
+    failing = (lambda: read_text(str(tmp_path / "none.txt"), "task file"), lambda: read_text(str(tmp_path / "latin1.txt")),
+               lambda: write_text(str(tmp_path / "latin1.txt" / "x"), "y"))
+    for call in failing:
+        with pytest.raises(StoreError):
+            call()
 #@test
 def test_complete_reopen_and_tags():
     store = $TaskStore()
@@ -2797,11 +2828,11 @@ KIND = ProjectKind(
                "title_width": (28, 32, 40), "list_limit": (20, 25, 50), "max_title": (80, 100, 120),
                "minor": (1, 3, 6, 8)},
     files={"$pkg/__init__.py": INIT, "$pkg/__main__.py": MAIN, "$pkg/errors.py": ERRORS, "$pkg/dates.py": DATES,
-           "$pkg/model.py": MODEL, "$pkg/store.py": STORE, "$pkg/filters.py": FILTERS, "$pkg/formatting.py": FORMATTING,
+           "$pkg/model.py": MODEL, "$pkg/files.py": FILES, "$pkg/store.py": STORE, "$pkg/filters.py": FILTERS, "$pkg/formatting.py": FORMATTING,
            "$pkg/config.py": CONFIG, "$pkg/exchange.py": EXCHANGE, "$pkg/report.py": REPORT,
            "$pkg/commands.py": COMMANDS, "$pkg/cli.py": CLI, "$pkg/views/__init__.py": VIEWS_INDEX,
            "README.md": README, "pyproject.toml": PYPROJECT},
-    units=Units(dir="$pkg/views", template=UNIT, index="$pkg/views/__init__.py", count=(14, 26),
+    units=Units(dir="$pkg/views", template=UNIT, index="$pkg/views/__init__.py", count=(14, 25),
                 names=("work", "home", "errands", "garden", "reading", "shopping", "calls", "office", "travel", "health",
                        "finance", "school", "family", "projects", "ideas", "inbox", "someday", "waiting", "chores",
                        "music", "fitness", "kitchen", "garage", "bills", "admin", "writing", "research", "review",
