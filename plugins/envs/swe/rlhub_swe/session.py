@@ -13,11 +13,12 @@ from __future__ import annotations
 import secrets as _secrets
 from typing import Any
 
-from hub import Step, Verdict
-from hub.core.response import read
-from hub.core.verifier import grade
 from rlhub_terminal.actions import MAX_ACTIONS, Action, Turn, parse_turn
 from rlhub_terminal.session import InfraFault, Refused, TerminalEpisode, describe_run
+
+from hub import Step
+from hub.core.response import read
+from hub.core.verifier import grade
 
 from . import trees
 
@@ -65,6 +66,12 @@ def summarised(command: str, r, label: str | None = None) -> str:
 
 
 class SweEpisode(TerminalEpisode):
+    """A terminal session over a repository: ```diff blocks apply, long output is summarised."""
+
+    parse = staticmethod(parse_swe_turn)
+    nothing_to_do = ("nothing to do: send ```bash blocks to run, ```diff blocks to apply, a ```python file=PATH "
+                     "block to write a file, or SUBMIT")
+
     def __init__(self, task, verifier, ctx, max_turns: int = 20) -> None:
         super().__init__(task, verifier, ctx, max_turns=max_turns)
         self.base = trees.base_tree(verifier.hidden(task).base)
@@ -78,44 +85,10 @@ class SweEpisode(TerminalEpisode):
             self._apply(session, action)
         return session
 
-    def step(self, action: str) -> Step:
-        if self.final is not None:
-            return self.final
-        self.turn += 1
-        turn = parse_swe_turn(action if isinstance(action, str) else str(action))
-        try:
-            report = self._act(turn)
-            if turn.submit or self.turn >= self.max_turns:
-                return self._finish(report, submitted=turn.submit)
-        except InfraFault as exc:
-            verdict = Verdict.no_verdict(f"sandbox failed: {exc}", turns=self.turn)
-            verdict.verifier = self.identity
-            self.final = Step(observation="", done=True, verdict=verdict, info=self._info(infra_error=str(exc)))
-            self._drop()
-            return self.final
-        left = self.max_turns - self.turn
-        report.append(f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]")
-        return Step(observation="\n\n".join(report), done=False, info=self._info())
-
-    def _act(self, turn: Turn) -> list[str]:
-        report = list(turn.notes)
-        if not turn.actions and not turn.submit:
-            report.append("nothing to do: send ```bash blocks to run, ```diff blocks to apply, a ```python file=PATH "
-                          "block to write a file, or SUBMIT")
-        for action in turn.actions:
-            try:
-                r = self._with_retries(action)
-            except Refused as exc:
-                report.append(f"could not write {action.path}: {exc}")
-                continue
-            self._journal.append(action)
-            if action.kind == "write":
-                report.append(f"wrote {action.path} ({len(action.text.encode())} bytes)")
-            elif action.path == "(diff)":
-                report.append(summarised(action.text, r, "patch -p1 < (your diff)"))
-            else:
-                report.append(summarised(action.text, r))
-        return report
+    def describe(self, action: Action, r) -> str:
+        if action.path == "(diff)":
+            return summarised(action.text, r, "patch -p1 < (your diff)")
+        return summarised(action.text, r)
 
     def work_tree(self) -> dict[str, bytes]:
         """The regular files of the work dir (symlinks, files of 1 MB or more and caches are not among them)."""

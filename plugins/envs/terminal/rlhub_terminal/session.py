@@ -75,6 +75,9 @@ def describe_run(command: str, r) -> str:
 
 
 class TerminalEpisode(Episode):
+    parse = staticmethod(parse_turn)  # a model's turn as actions (a domain with more kinds of block has its own)
+    nothing_to_do = "nothing to do: send ```bash blocks to run, a ```python file=PATH block to write a file, or SUBMIT"
+
     def __init__(self, task, verifier, ctx, max_turns: int = 6) -> None:
         super().__init__(task, verifier, ctx, max_turns=max_turns)
         self.solution_path = task.hidden.get("solution_path", "solution.py")
@@ -151,7 +154,7 @@ class TerminalEpisode(Episode):
         if self.final is not None:
             return self.final
         self.turn += 1
-        turn = parse_turn(action if isinstance(action, str) else str(action))
+        turn = self.parse(action if isinstance(action, str) else str(action))
         try:
             report = self._act(turn)
             if turn.submit or self.turn >= self.max_turns:
@@ -169,8 +172,7 @@ class TerminalEpisode(Episode):
     def _act(self, turn: Turn) -> list[str]:
         report = list(turn.notes)
         if not turn.actions and not turn.submit:
-            report.append("nothing to do: send ```bash blocks to run, a ```python file=PATH block to "
-                          "write a file, or SUBMIT")
+            report.append(self.nothing_to_do)
         for action in turn.actions:
             try:
                 r = self._with_retries(action)
@@ -181,8 +183,12 @@ class TerminalEpisode(Episode):
             if action.kind == "write":
                 report.append(f"wrote {action.path} ({len(action.text.encode())} bytes)")
             else:
-                report.append(describe_run(action.text, r))
+                report.append(self.describe(action, r))
         return report
+
+    def describe(self, action: Action, r) -> str:
+        """What the model sees of a command's run."""
+        return describe_run(action.text, r)
 
     def _grade_files(self, files: dict[str, str]) -> Verdict:
         """Grade the work dir's solution file (the verifier's `verify_files` when it has one,
