@@ -4,9 +4,7 @@ hub.core.response, so all of these must earn exactly what the reference earns.""
 
 from __future__ import annotations
 
-import re
-
-from ..core.response import read
+from ..core.response import fence_for, fenced, read
 
 THINKING = "<think>\nLet me work through the task step by step before answering.\n</think>\n\n"
 TAG_ALIASES = {"python": "py", "py": "python", "bash": "sh", "sh": "bash", "sql": "sqlite"}
@@ -22,17 +20,12 @@ def generic_forms(reference: str) -> list[tuple[str, str]]:
         body = block.body if block.body.endswith("\n") else block.body + "\n"
         info = block.info
         # each fence longer than any run of its character inside (a diff of a README has its own ```)
-        ticks, tildes = _fence(body, "`", 3), _fence(body, "~", 3)
-        forms.append(("tilde fence", f"{tildes}{info}\n{body}{tildes}\n"))
-        longer = _fence(body, "`", max(4, len(ticks) + 1))
+        ticks = fence_for(body)
+        forms.append(("tilde fence", fenced(body, info, "~")))
+        longer = fence_for(body, "`", max(4, len(ticks) + 1))
         forms.append(("longer fence", f"{longer}{info}\n{body}{longer}\n"))
         if block.tag in TAG_ALIASES:
             forms.append((f"tagged {TAG_ALIASES[block.tag]}", f"{ticks}{TAG_ALIASES[block.tag]}{info[len(block.tag):]}\n{body}{ticks}\n"))
         forms.append(("prose around the block", f"Here is my solution.\n\n{ticks}{info}\n{body}{ticks}\n\nThis should do it."))
     return forms
 
-
-def _fence(body: str, char: str, least: int) -> str:
-    """A fence of `char` at least `least` long and longer than any run of `char` in `body`."""
-    longest = max((len(run) for run in re.findall(re.escape(char) + "+", body)), default=0)
-    return char * max(least, longest + 1)

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterable, Literal
+from typing import Literal
 
 # Fence info strings that count as each language; "" is an untagged fence.
 LANGUAGE_TAGS: dict[str, frozenset[str]] = {
@@ -90,7 +91,7 @@ def _unindent(body: str, indent: str) -> str:
     # (a HumanEval completion's own indentation must survive).
     if not indent:
         return body
-    return "".join(line[len(indent):] if line.startswith(indent) else line for line in body.splitlines(True))
+    return "".join(line.removeprefix(indent) for line in body.splitlines(True))
 
 
 def strip_reasoning(text: str) -> str:
@@ -181,3 +182,18 @@ class Response:
 
 def read(text: str) -> Response:
     return Response(text)
+
+
+# -- writing blocks the reader reads back whole ------------------------------------------------------
+def fence_for(body: str, char: str = "`", least: int = 3) -> str:
+    """A fence of `char`, at least `least` long and longer than any run of `char` in `body`, so
+    that no line of the body closes it (a diff of a README holds the README's own ```)."""
+    longest = max((len(run) for run in re.findall(re.escape(char) + "+", body)), default=0)
+    return char * max(least, longest + 1)
+
+
+def fenced(body: str, info: str = "", char: str = "`") -> str:
+    """`body` as one fenced block with info string `info`, read back by `read` as exactly `body`."""
+    fence = fence_for(body, char)
+    end = "" if not body or body.endswith("\n") else "\n"
+    return f"{fence}{info}\n{body}{end}{fence}\n"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import unidiff
 from unidiff.constants import LINE_TYPE_ADDED, LINE_TYPE_CONTEXT, LINE_TYPE_REMOVED
 
+from hub.core import response
 from hub.core.response import read
 
 MAX_PATCH_BYTES = 1 << 20
@@ -77,7 +78,7 @@ def safe_path(raw: str | None) -> str | None:
 
 
 _BINARY = re.compile("[\\x00\\ud800-\\udfff]")  # NUL, or lone surrogates (bytes that were not UTF-8)
-_MODE = re.compile(r"^(?:new file mode|new mode|old mode|deleted file mode) (\d+)$", re.M)
+_MODE = re.compile(r"^(?:new file mode|new mode|old mode|deleted file mode) (\d+)$", re.MULTILINE)
 
 
 def parse(diff: str, max_bytes: int = MAX_PATCH_BYTES) -> list[FileChange]:
@@ -214,6 +215,4 @@ def changed_paths(old: dict[str, str], new: dict[str, str]) -> list[str]:
 
 def fenced(diff: str) -> str:
     """A diff as a ```diff block, the fence longer than any run of backticks inside (a README's own fences)."""
-    longest = max((len(run) for run in re.findall(r"`+", diff)), default=0)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}diff\n{diff if diff.endswith(chr(10)) or not diff else diff + chr(10)}{ticks}\n"
+    return response.fenced(diff, "diff")

@@ -3,6 +3,8 @@ files a fix concerns, or the whole repository in one prompt)."""
 
 from __future__ import annotations
 
+from hub.core.response import fenced
+
 LANG = {".py": "python", ".md": "markdown", ".toml": "toml", ".cfg": "ini", ".ini": "ini", ".txt": "text",
         ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".sh": "bash"}
 ANSWER = ("Answer with a unified diff against the repository root, as `git diff` writes it (paths a/... and b/...), "
@@ -22,8 +24,7 @@ tests, not by the repository's own: changing tests or test configuration earns n
 
 def fence(path: str, text: str) -> str:
     lang = next((v for k, v in LANG.items() if path.endswith(k)), "")
-    ticks = "````" if "```" in text else "```"
-    return f"### {path}\n{ticks}{lang}\n{text if text.endswith(chr(10)) else text + chr(10)}{ticks}\n"
+    return f"### {path}\n{fenced(text, lang)}"
 
 
 def listing(files: dict[str, str]) -> str:
