@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import sys
-import time
+
+from .pipe import read_until
 
 _NO_PLUGINS = [a for n in ("cacheprovider", "stepwise", "pastebin", "junitxml") for a in ("-p", f"no:{n}")]
 
@@ -66,20 +66,8 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
         finally:
             os._exit(0)
     os.close(write_fd)
-    deadline = time.monotonic() + timeout_s
-    data, status = b"", "done"
-    while True:
-        left = deadline - time.monotonic()
-        ready, _, _ = select.select([read_fd], [], [], max(0.0, left))
-        if not ready:
-            status = "timeout"
-            break
-        chunk = os.read(read_fd, 1 << 16)
-        if not chunk:
-            break
-        data += chunk
-        if len(data) > 8 << 20:
-            break
+    data, timed_out = read_until(read_fd, timeout_s, cap=8 << 20)
+    status = "timeout" if timed_out else "done"
     for target in (-pid, pid):
         try:
             os.kill(target, signal.SIGKILL)

@@ -14,11 +14,11 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-import select
 import shutil
 import signal
 import sys
-import time
+
+from .pipe import read_until
 
 RUN_DIR = "/tmp/rlhub-run"
 _NO_PLUGINS = [a for n in ("cacheprovider", "stepwise", "faulthandler", "pastebin", "junitxml", "doctest", "legacypath")
@@ -172,18 +172,8 @@ def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[d
             os.close(read_fd)
             _child(config, session, outcomes, module, path, version["source"], write_fd)
         os.close(write_fd)
-        deadline = time.monotonic() + timeout_s
-        data, status = b"", None
-        while True:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([read_fd], [], [], max(0.0, left))
-            if not ready:
-                status = "timeout"
-                break
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:
-                break
-            data += chunk
+        data, timed_out = read_until(read_fd, timeout_s)
+        status = "timeout" if timed_out else None
         os.close(read_fd)
         try:
             os.kill(pid, signal.SIGKILL)
