@@ -25,6 +25,8 @@ Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants killed (mut
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any, Literal
 
@@ -66,6 +68,27 @@ class SweTests(Verifier):
     # -- the two ways an answer arrives ---------------------------------------------------------
     def verify(self, task, response: str, ctx) -> Verdict:
         h = self.hidden(task)
+        read = self._read_patch(h, response)
+        if isinstance(read, Verdict):
+            return read
+        base, final = read
+        return self.grade_tree(task, h, base, final, ctx)
+
+    def response_key(self, task, response: str) -> str | None:
+        """The verdict depends on the tree the patch leaves once edits to protected paths are put
+        back (and on which were): two diffs of one change, whatever their context lines and
+        headers, get one verdict."""
+        h = self.hidden(task)
+        read = self._read_patch(h, response)
+        if isinstance(read, Verdict):
+            return None  # a refusal is cheap: grade it
+        base, final = read
+        final, put_back = trees.restore(base, final, h.protected)
+        body = json.dumps([sorted(final.items()), put_back], ensure_ascii=False)
+        return "tree:" + hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _read_patch(self, h: SweHidden, response: str) -> Verdict | tuple[dict[str, str], dict[str, str]]:
+        """(base, final tree) for a single-turn answer, or the refusal that grades it."""
         if len(response) > 4 * self.config.max_patch_bytes:
             return _refused("too_large", f"the response is {len(response)} characters long")
         diff = patch.extract(response)
@@ -80,7 +103,7 @@ class SweTests(Verifier):
             final, _ = patch.apply(base, changes)
         except patch.DoesNotApply as exc:
             return _refused("does_not_apply", f"the patch does not apply: {exc}")
-        return self.grade_tree(task, h, base, final, ctx)
+        return base, final
 
     def verify_files(self, task, files: dict[str, str | bytes], ctx, notes: dict[str, Any] | None = None) -> Verdict:
         """Grade the work tree a session left: `files` are its regular files (symlinks are never

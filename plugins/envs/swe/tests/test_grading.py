@@ -40,6 +40,23 @@ def test_reference_diff_earns_full_reward(catalog, name, task):
         assert catalog.verify(label, right).reward == 1.0
 
 
+def test_one_change_written_two_ways_shares_a_verdict_key(catalog):
+    """The checks memoise verdicts by `response_key`: the final tree (and the edits set aside), so
+    the reference's other forms reuse its verdict, and anything that leaves another tree does not."""
+    env = bug_env("ledger")
+    label, t, built = find(catalog, env)
+    verifier, environment = catalog.get(env).verifier, catalog.get(env).env
+    key = verifier.response_key(t, t.reference)
+    assert key and key.startswith("tree:")
+    assert [verifier.response_key(t, r) for r in environment.right_answers(t)] == [key] * len(environment.right_answers(t))
+    assert verifier.response_key(t, "no diff here") is None  # a refusal is graded, not keyed
+    with_test_edit = {**built.target_files, **{p: built.base.files[p] + "# noted\n"
+                                                 for p in built.base.files if p.startswith("tests/test_")}}
+    others = [w.response for w in environment.wrong_answers(t)] + [diff_to(built.base.files, with_test_edit)]
+    keys = [verifier.response_key(t, r) for r in others]
+    assert key not in keys and len(set(keys)) == len(keys), keys
+
+
 def test_partial_fix_earns_the_fail_to_pass_fraction(catalog):
     """ledger's sign bug (`format_amount` puts '-' on positive amounts): dropping the sign altogether
     fixes the positive amounts and the CSV export, not the negative ones: 2 of 4 FAIL_TO_PASS."""
