@@ -195,6 +195,10 @@ def sandbox_env(extra: dict[str, str] | None = None) -> dict[str, str]:
         "TMPDIR": "/tmp",
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
+        # Messages untranslated, and gettext told so: Python 3.11 reads C.UTF-8 as en_US and looks
+        # for catalogs on disk on every call (argparse calls it per option: a CLI that builds its
+        # parser per call spent a quarter of its time there).
+        "LANGUAGE": "C",
         "PYTHONDONTWRITEBYTECODE": "1",
         "MPLBACKEND": "Agg",
         # Installed pytest plugins (rlhub's own included) live outside the sandbox's view;

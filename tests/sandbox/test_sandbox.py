@@ -47,6 +47,19 @@ def test_task_has_no_privileges(sandbox):
     assert f["NoNewPrivs"] == "1" and f["Seccomp"] == "2"
 
 
+def test_messages_are_untranslated_without_looking_for_catalogs(sandbox):
+    """gettext (argparse calls it per option) reads no message catalog from disk in the sandbox."""
+    code = """
+import gettext, os.path
+looked = []
+real = os.path.exists
+os.path.exists = lambda p: looked.append(p) or real(p)
+print(gettext.gettext("usage: "), len(looked))
+"""
+    r = sandbox.run(TIGHT, ["python3", "-c", code])
+    assert r.stdout.split() == ["usage:", "0"], r.stdout + r.stderr
+
+
 def test_filesystems_are_read_only_or_sized(sandbox):
     code = """
 import os
