@@ -10,6 +10,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 HIDDEN_DIR = "hidden"
+# The projects need pytest alone, as in the sandbox: the installed plugins (hypothesis', rlhub's
+# own...) cost ~1 s of imports per run, most of a small suite's time.
+PLAIN_PYTEST = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 def outcomes(files: dict[str, str], hidden: str | None = None, visible: bool = True) -> dict[str, tuple[set[str], set[str]]]:
@@ -32,7 +35,7 @@ def outcomes(files: dict[str, str], hidden: str | None = None, visible: bool = T
         runs = {suite: subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                                          target, f"--junitxml={os.path.join(d, suite + '.xml')}"], cwd=d, text=True,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                                        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **PLAIN_PYTEST})
                 for suite, target in targets.items()}
         out: dict[str, tuple[set[str], set[str]]] = {}
         for suite, run in runs.items():
