@@ -11,12 +11,13 @@ INIT = r'''"""$pkg: SQL-like queries over CSV text (SELECT ... WHERE ... GROUP B
 
 from .csvio import read_csv, write_csv
 from .engine import $Database, $run_query
-from .errors import $Error, CsvFormatError, QuerySyntaxError, TypeMismatch, UnknownColumn, UnknownFunction, UnknownTable
+from .errors import (ConversionError, $Error, CsvFormatError, QuerySyntaxError, TypeMismatch, UnknownColumn,
+                     UnknownFunction, UnknownTable)
 from .parser import parse_expression, $parse_query
 from .table import $Table
 
 __version__ = "0.$minor.0"
-__all__ = ["CsvFormatError", "$Database", "$Error", "QuerySyntaxError", "$Table", "TypeMismatch", "UnknownColumn",
+__all__ = ["ConversionError", "CsvFormatError", "$Database", "$Error", "QuerySyntaxError", "$Table", "TypeMismatch", "UnknownColumn",
            "UnknownFunction", "UnknownTable", "parse_expression", "$parse_query", "read_csv", "$run_query",
            "write_csv"]
 '''
@@ -74,6 +75,18 @@ class UnknownFunction($Error, KeyError):
 
 class TypeMismatch($Error, TypeError):
     """An operation on values of types it does not take, or a query that mixes them."""
+
+
+class ConversionError(TypeMismatch):
+    """A value a conversion function cannot take: says which function, the value and why (also
+    as its args, so that a copy made from them, as pickle makes one, says the same)."""
+
+    def __init__(self, function: str, value, reason: str) -> None:
+        super().__init__(function, value, reason)
+        self.function, self.value, self.reason = function, value, reason
+
+    def __str__(self) -> str:
+        return f"{self.function}() {self.reason}, got {self.value!r}"
 '''
 
 TOKENS = r'''"""Query text as tokens: keywords, names, numbers, strings and operators."""
@@ -1487,6 +1500,7 @@ from __future__ import annotations
 
 from .csvio import read_csv, write_csv
 from .errors import UnknownTable
+from .functions import convert_column
 from .parser import $parse_query
 from .planner import Result, execute, explain
 from .table import $Table
@@ -1536,6 +1550,12 @@ class $Database:
         result = self.run(sql)
         return write_csv(result.columns, result.rows)
 
+    def convert(self, table: str, column: str, function: str, policy: str | None = None) -> tuple[list, dict]:
+        """Column `column` of table `table` through conversion function `function`, with error
+        policy `policy` ("raise", "skip" or "null"; the function's own by default): (the values,
+        the summary: how many were converted, NULL, rejected; the least, greatest and total)."""
+        return convert_column(function, self.table(table).column(column), policy)
+
 
 def $run_query(sql: str, text: str, types: dict[str, str] | None = None) -> list[dict]:
     """Run one query over one CSV text, whatever name its FROM gives the table."""
@@ -1557,13 +1577,14 @@ import sys
 from .coltypes import format_value
 from .engine import $Database, $run_query
 from .errors import $Error
-from .functions import catalog
+from .functions import catalog, explain
 
 EXAMPLES = """examples:
   python -m $pkg "SELECT region, SUM(price) AS total FROM sales GROUP BY region" sales.csv
   python -m $pkg --csv "SELECT * FROM s WHERE qty > 2 ORDER BY qty DESC LIMIT 5" s.csv
   python -m $pkg --explain "SELECT item FROM s WHERE price > 2" s.csv
   python -m $pkg --functions
+  python -m $pkg --describe NAME
 """
 
 
@@ -1577,6 +1598,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--csv", action="store_true", help="print the result as CSV instead of a table")
     parser.add_argument("--explain", action="store_true", help="print the plan's steps instead of running it")
     parser.add_argument("--functions", action="store_true", help="list the conversion functions and exit")
+    parser.add_argument("--describe", metavar="NAME", help="explain one conversion function (its formula, what it "
+                        "takes and gives, examples) and exit")
     return parser
 
 
@@ -1595,6 +1618,13 @@ def main(argv: list[str] | None = None, out=None) -> int:
     args = build_parser().parse_args(argv)
     if args.functions:
         print("\n".join(catalog()), file=out)
+        return 0
+    if args.describe:
+        try:
+            print("\n".join(explain(args.describe)), file=out)
+        except $Error as exc:
+            print(f"error: {exc}", file=out)
+            return 1
         return 0
     if not args.query or not args.files:
         print("error: a query and at least one CSV file are needed (see --help)", file=out)
@@ -1662,34 +1692,80 @@ def catalog() -> list[str]:
 def convert_all(name: str, values: list) -> list:
     module = function(name)
     return [module.convert(v) for v in values]
+
+
+def explain(name: str) -> list[str]:
+    """What a function does, several lines (`--describe`)."""
+    return function(name).explain()
+
+
+def specs() -> list[dict]:
+    """Every function as data ({"name", "factor", "offset", "digits", ...}), by name."""
+    return [module.spec() for _, module in sorted(FUNCTIONS.items())]
+
+
+def convert_column(name: str, values, policy: str | None = None) -> tuple[list, dict]:
+    """A column's values through function `name`'s Stream with error policy `policy` (the
+    function's own by default): (the output, the stream's summary)."""
+    stream = function(name).Stream(policy)
+    for value in values:
+        stream.feed(value)
+    return stream.output, stream.close()
 '''
 
-UNIT = r'''"""`$unit(x)`: x converted with factor $factor and offset $offset, rounded to $digits digits."""
+UNIT = r'''"""`$unit(x)`: x converted to $unit, with factor $factor and offset $offset, rounded to $digits digits.
+
+Queries call it by name, in any case (`SELECT $unit(price) FROM ...`); the command line lists and
+explains it (`--functions`, `--describe $unit`); `$Database.convert` runs it over a whole column
+through a `Stream`. NULL in gives NULL out.
+"""
 
 from __future__ import annotations
 
-from ..errors import TypeMismatch
+import math
+
+from ..coltypes import is_null, kind_of
+from ..errors import ConversionError, TypeMismatch
 
 NAME = "$unit"
 FACTOR = $factor
 OFFSET = $offset
 DIGITS = $digits
 ALLOW_NEGATIVE = $negative
+LIMIT = $limit  # the largest size of a value it takes, either sign
+POLICIES = ("raise", "skip", "null")
+POLICY = "$policy"  # what a Stream does by default with a value it cannot take
 
 
 def _number(value):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeMismatch(f"{NAME}() needs a number, got {value!r}")
+        raise ConversionError(NAME, value, "needs a number")
     return value
 
 
+def problems(value) -> list[str]:
+    """Why `value` cannot be converted, one reason each ([] when it can; NULL always can)."""
+    if value is None:
+        return []
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return ["needs a number"]
+    if isinstance(value, float) and not math.isfinite(value):
+        return ["needs a finite number"]
+    found = []
+    if value < 0 and not ALLOW_NEGATIVE:
+        found.append("takes no negative values")
+    if abs(value) > LIMIT:
+        found.append(f"takes values up to {LIMIT:,} in size")
+    return found
+
+
 def convert(value):
-    """The converted value; NULL stays NULL."""
+    """The converted value; NULL stays NULL; ConversionError with the first problem, if any."""
     if value is None:
         return None
-    value = _number(value)
-    if value < 0 and not ALLOW_NEGATIVE:
-        raise TypeMismatch(f"{NAME}() takes no negative values, got {value!r}")
+    found = problems(value)
+    if found:
+        raise ConversionError(NAME, value, found[0])
     return round(value * FACTOR + OFFSET, DIGITS)
 
 
@@ -1712,23 +1788,80 @@ def describe() -> str:
     return f"{NAME}(x) = x * {FACTOR} {sign} {abs(OFFSET)}, rounded to {DIGITS} digits"
 
 
-def table(values: list) -> list[tuple]:
-    """(value, converted) pairs, for a help screen or a check by eye."""
-    return [(value, convert(value)) for value in values]
+def explain() -> list[str]:
+    """`describe`, what the function takes and gives, its inverse, its policy and examples."""
+    low = convert(-LIMIT if ALLOW_NEGATIVE else 0)
+    back = f"(y {'+' if OFFSET < 0 else '-'} {abs(OFFSET)}) / {FACTOR}"
+    return [describe(), f"takes: {'any number' if ALLOW_NEGATIVE else 'numbers from 0'} up to {LIMIT:,} in size",
+            f"gives: {show(low)} to {show(convert(LIMIT))}", f"inverse: {back}",
+            f"values it cannot take: {POLICY}"] + [f"  {NAME}({x}) = {show(convert(x))}" for x in (0, 1, 10)]
 
 
-def total(values: list):
-    """The sum of the converted values, NULLs skipped; NULL if there are none."""
-    converted = [convert(value) for value in values if value is not None]
-    return round(sum(converted), DIGITS) if converted else None
+def show(value) -> str:
+    """A converted value written for people: all its digits and the unit ('NULL' for NULL)."""
+    return "NULL" if value is None else f"{_number(value):.{DIGITS}f} {NAME}"
 
 
-def steps(start, stop, count: int) -> list:
-    """`count` evenly spaced values from `start` to `stop`, converted."""
-    if count < 2:
-        return [convert(start)]
-    width = (stop - start) / (count - 1)
-    return [convert(start + width * i) for i in range(count)]
+def read(text: str):
+    """A value as `show` writes it ('12.50 $unit', or the number alone) read back; NULL for an
+    empty or NULL cell."""
+    if not isinstance(text, str):
+        raise ConversionError(NAME, text, "reads text")
+    if is_null(text) or text.strip() == "NULL":
+        return None
+    number, _, unit = text.strip().partition(" ")
+    if unit.strip() and unit.strip().lower() != NAME:
+        raise ConversionError(NAME, text, f"reads values in {NAME}")
+    kind = kind_of(number)
+    if kind not in ("int", "float"):
+        raise ConversionError(NAME, text, "needs a number")
+    return int(number) if kind == "int" else float(number)
+
+
+def spec() -> dict:
+    """The function as data (`functions.specs()`)."""
+    return {"name": NAME, "factor": FACTOR, "offset": OFFSET, "digits": DIGITS, "allow_negative": ALLOW_NEGATIVE,
+            "limit": LIMIT}
+
+
+class Stream:
+    """A column converted one value at a time: "open" until `close`, then "closed" (feeding it
+    then is an error; closing again gives the same summary). `policy`: what a value it cannot
+    take does: "raise" (ConversionError naming its position, from 1), "skip" (left out) or
+    "null" (NULL in its place); the last two count it in `rejected`."""
+
+    def __init__(self, policy: str | None = None) -> None:
+        self.policy = POLICY if policy is None else policy
+        if self.policy not in POLICIES:
+            raise TypeMismatch(f"{NAME}: no error policy {self.policy!r} (one of {', '.join(POLICIES)})")
+        self.state, self.position, self.nulls = "open", 0, 0
+        self.output: list = []
+        self.rejected: list[tuple[int, str]] = []
+
+    def feed(self, value):
+        """Convert the next value; what it became (None for NULL and for a value left out)."""
+        if self.state != "open":
+            raise ConversionError(NAME, value, "cannot convert more: the stream is closed")
+        self.position += 1
+        found = problems(value)
+        if not found:
+            self.nulls += value is None
+            self.output.append(convert(value))
+            return self.output[-1]
+        if self.policy == "raise":
+            raise ConversionError(NAME, value, f"{found[0]} (value {self.position})")
+        self.rejected.append((self.position, found[0]))
+        if self.policy == "null":
+            self.output.append(None)
+        return None
+
+    def close(self) -> dict:
+        """What the stream did: values fed, converted, NULL, rejected; the least, greatest and total."""
+        self.state = "closed"
+        done = [value for value in self.output if value is not None]
+        return {"function": NAME, "policy": self.policy, "values": self.position, "converted": len(done),
+                "nulls": self.nulls, "rejected": len(self.rejected), "low": min(done, default=None),
+                "high": max(done, default=None), "total": round(sum(done), DIGITS) if done else None}
 '''
 
 README = r'''# $pkg
@@ -1760,7 +1893,21 @@ Modules: `tokens` (query text to tokens), `parser` and `nodes` (the syntax tree)
 `aggregates`, `planner` (the steps of a query), `engine` (`$Database`, `$run_query`), `cli`, and
 `functions/` (one conversion function a module).
 
-Command line: `python -m $pkg "SELECT ..." file.csv` (`--help` for more).
+Conversion functions are called like built-in ones (`SELECT name(column) FROM t`). Each
+checks what it is given (a number, finite, not negative unless it allows that, within its limit)
+and raises `ConversionError` (a `TypeMismatch`) naming the function, the value and the reason. A
+whole column can be converted with an error policy, keeping count of what was left out:
+
+```python
+from $pkg.functions import FUNCTIONS
+
+name = sorted(FUNCTIONS)[0]
+values, summary = db.convert("sales", "qty", name, policy="skip")   # or "raise", "null"
+print(summary)   # {'function': ..., 'values': 6, 'converted': 5, 'nulls': 1, 'rejected': 0, ...}
+```
+
+Command line: `python -m $pkg "SELECT ..." file.csv` (`--help` for more; `--functions` lists the
+conversion functions, `--describe NAME` explains one).
 
 Run the tests with `python -m pytest -q`.
 '''
@@ -2283,6 +2430,8 @@ def test_distinct_comes_before_limit():
 import pytest
 from $pkg import $Database, $run_query
 from $pkg.errors import UnknownTable
+from $pkg.errors import UnknownColumn, UnknownFunction
+from $pkg.functions import FUNCTIONS
 SALES = "region,item,qty,price,day,paid\nnorth,apple,3,1.5,2024-01-02,true\nsouth,pear,,2.25,2024-01-03,false\nnorth,pear,5,2.0,2024-01-03,true\neast,plum,2,3.75,2024-01-05,$null_word\nsouth,apple,4,1.25,2024-01-06,true\nnorth,fig,1,4.5,2024-01-07,false\n"
 #@test visible
 def test_run_query_over_csv_text():
@@ -2327,11 +2476,31 @@ def test_types_given_when_loading():
     db = $Database()
     db.load("codes", "code,n\n007,1\n", types={"code": "str"})
     assert db.query("SELECT code, n + 1 AS m FROM codes") == [{"code": "007", "m": 2}]
+#@test
+def test_database_converts_a_column():
+    name = $unit_names[0]
+    module = FUNCTIONS[name]
+    db = $Database()
+    db.load("s", SALES)
+    values, summary = db.convert("S", "QTY", name.upper(), policy="skip")
+    expected = [module.convert(q) for q in (3, None, 5, 2, 4, 1)]
+    assert values == expected
+    done = [v for v in expected if v is not None]
+    assert summary == {"function": name, "policy": "skip", "values": 6, "converted": 5, "nulls": 1, "rejected": 0,
+                       "low": min(done), "high": max(done), "total": round(sum(done), module.DIGITS)}
+    assert db.convert("s", "qty", name)[1]["policy"] == module.POLICY
+    with pytest.raises(UnknownTable):
+        db.convert("nope", "qty", name)
+    with pytest.raises(UnknownColumn):
+        db.convert("s", "nope", name)
+    with pytest.raises(UnknownFunction):
+        db.convert("s", "qty", "nope")
 
 #@area functions
 import pytest
-from $pkg import $run_query
+from $pkg import $run_query, functions
 from $pkg.errors import TypeMismatch, UnknownFunction
+from $pkg.errors import ConversionError
 from $pkg.functions import FUNCTIONS, call_function, catalog, function
 SALES = "region,item,qty,price,day,paid\nnorth,apple,3,1.5,2024-01-02,true\nsouth,pear,,2.25,2024-01-03,false\nnorth,pear,5,2.0,2024-01-03,true\neast,plum,2,3.75,2024-01-05,$null_word\nsouth,apple,4,1.25,2024-01-06,true\nnorth,fig,1,4.5,2024-01-07,false\n"
 #@test visible
@@ -2370,6 +2539,102 @@ def test_catalog_describes_each_function():
     lines = catalog()
     assert len(lines) == $unit_count
     assert [line.split("(", 1)[0] for line in lines] == sorted($unit_names)
+#@test visible
+def test_show_and_read_back():
+    for name in $unit_names[:3]:
+        module = function(name)
+        value = module.convert(12)
+        assert module.show(value) == f"{value:.{module.DIGITS}f} {name}"
+        assert module.read(module.show(value)) == value
+        assert module.read("7") == 7 and module.read(f" 2.5 {name.upper()} ") == 2.5
+        assert module.read("") is None and module.read("NULL") is None and module.show(None) == "NULL"
+#@test
+def test_problems_give_every_reason():
+    for name, module in sorted(FUNCTIONS.items()):
+        limit = module.LIMIT
+        assert module.problems(None) == module.problems(limit) == module.problems(0.5) == []
+        assert module.problems("12") == module.problems(True) == ["needs a number"]
+        assert module.problems(float("nan")) == module.problems(float("-inf")) == ["needs a finite number"]
+        too_big = f"takes values up to {limit:,} in size"
+        assert module.problems(limit + 1) == [too_big]
+        negative = [] if module.ALLOW_NEGATIVE else ["takes no negative values"]
+        assert module.problems(-1) == negative, name
+        assert module.problems(-limit - 0.5) == negative + [too_big]
+#@test
+def test_conversion_errors_name_the_function_value_and_reason():
+    name = $unit_names[0]
+    module = function(name)
+    value = module.LIMIT * 3
+    with pytest.raises(ConversionError) as info:
+        module.convert(value)
+    error = info.value
+    assert error.args == (name, value, f"takes values up to {module.LIMIT:,} in size")
+    assert str(error) == f"{name}() takes values up to {module.LIMIT:,} in size, got {value!r}"
+    assert isinstance(error, TypeMismatch)
+    with pytest.raises(ConversionError, match="needs a number, got 'x'"):
+        module.inverse("x")
+#@test
+def test_queries_refuse_values_a_function_cannot_take():
+    name = $unit_names[-1]
+    module = function(name)
+    with pytest.raises(TypeMismatch, match=rf"{name}\(\) takes values up to"):
+        $run_query(f"SELECT {name}(price * {module.LIMIT}) AS v FROM $table", SALES)
+    rows = $run_query(f"SELECT {name}(price * {module.LIMIT}) AS v FROM $table WHERE price < 0", SALES)
+    assert rows == []
+#@test
+def test_read_says_what_is_wrong():
+    name = $unit_names[0]
+    module = function(name)
+    assert module.read("1e3") == 1000.0 and module.read("-4") == -4
+    with pytest.raises(ConversionError, match=f"reads values in {name}, got '3 parsecs'"):
+        module.read("3 parsecs")
+    with pytest.raises(ConversionError, match="needs a number, got 'abc'"):
+        module.read("abc")
+    with pytest.raises(ConversionError, match="reads text, got 5"):
+        module.read(5)
+#@test
+def test_streams_apply_their_error_policy():
+    name = $unit_names[0]
+    module = function(name)
+    values = [1, None, module.LIMIT * 10, 2, "x"]
+    one, two = module.convert(1), module.convert(2)
+    skip = module.Stream("skip")
+    assert [skip.feed(v) for v in values] == [one, None, None, two, None]
+    assert skip.output == [one, None, two]
+    assert skip.rejected == [(3, f"takes values up to {module.LIMIT:,} in size"), (5, "needs a number")]
+    assert skip.close() == {"function": name, "policy": "skip", "values": 5, "converted": 2, "nulls": 1,
+                            "rejected": 2, "low": min(one, two), "high": max(one, two),
+                            "total": round(one + two, module.DIGITS)}
+    with pytest.raises(ConversionError, match="the stream is closed"):
+        skip.feed(1)
+    null = module.Stream("null")
+    for value in values:
+        null.feed(value)
+    assert null.output == [one, None, None, two, None]
+    assert (null.close()["nulls"], null.state) == (1, "closed")
+    strict = module.Stream("raise")
+    with pytest.raises(ConversionError, match=r"in size \(value 3\)"):
+        for value in values:
+            strict.feed(value)
+    assert strict.output == [one, None]
+    with pytest.raises(TypeMismatch, match="no error policy 'ignore'"):
+        module.Stream("ignore")
+    assert module.Stream().policy == module.POLICY
+#@test
+def test_explain_and_specs():
+    for spec in functions.specs():
+        module = function(spec["name"])
+        for x in (0, 3, 7.5):
+            assert module.convert(x) == round(x * spec["factor"] + spec["offset"], spec["digits"])
+        assert (spec["limit"], spec["allow_negative"]) == (module.LIMIT, module.ALLOW_NEGATIVE)
+    assert [spec["name"] for spec in functions.specs()] == sorted($unit_names)
+    name = $unit_names[0]
+    module = function(name)
+    lines = functions.explain(name.upper())
+    assert lines[0] == module.describe()
+    assert f"  {name}(10) = {module.show(module.convert(10))}" in lines
+    low = module.convert(-module.LIMIT if module.ALLOW_NEGATIVE else 0)
+    assert f"gives: {module.show(low)} to {module.show(module.convert(module.LIMIT))}" in lines
 
 #@area cli
 from $pkg.cli import format_table, run_cli
@@ -2381,6 +2646,15 @@ def test_cli_lists_functions():
     status, text = run_cli(["--functions"])
     assert status == 0
     assert len(text.splitlines()) == $unit_count
+#@test visible
+def test_cli_describes_a_function():
+    name = $unit_names[0]
+    status, text = run_cli(["--describe", name])
+    assert status == 0
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{name}(x) = x * ") and len(lines) == 8
+    assert lines[-1].startswith(f"  {name}(10) = ")
+    assert run_cli(["--describe", "no_such_function"]) == (1, "error: no function 'no_such_function'\n")
 #@test
 def test_cli_reports_problems():
     assert run_cli([]) == (2, "error: a query and at least one CSV file are needed (see --help)\n")
@@ -2413,7 +2687,8 @@ KIND = ProjectKind(
                        "kilobytes", "megabytes", "percent", "permille", "dozens", "cups", "pints", "meters", "tons",
                        "carats", "furlongs", "fathoms", "leagues"),
                 values={"factor": (0.3048, 2.54, 1.609, 0.4536, 3.785, 1.8, 0.5, 12, 1000),
-                        "offset": (0, 0, 32, -10, 273), "digits": (1, 2, 3), "negative": (True, False)}),
+                        "offset": (0, 0, 32, -10, 273), "digits": (1, 2, 3), "negative": (True, False),
+                        "limit": ("10 ** 6", "10 ** 9", "10 ** 12"), "policy": ("raise", "skip", "null")}),
     tests=TESTS,
     bugs=(
         BugSite("line_number", "off_by_one", "$pkg/csvio.py",

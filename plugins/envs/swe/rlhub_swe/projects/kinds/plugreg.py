@@ -14,7 +14,8 @@ and gives each its settings from layered configuration.
 
 from .catalog import Catalog
 from .config import Config
-from .errors import ${Error}, ConfigError, CycleError, HookError, ManifestError, NotLoaded, ResolutionError, VersionError
+from .errors import (${Error}, ConfigError, CycleError, DataError, HookError, ManifestError, NotLoaded, ResolutionError,
+                     VersionError)
 from .manifest import $load_manifest
 from .markers import hookimpl
 from .ranges import Range
@@ -25,9 +26,9 @@ from .versions import $Version
 
 __version__ = "0.$minor.0"
 __all__ = [
-    "Catalog", "Config", "ConfigError", "CycleError", "HookError", "ManifestError", "NotLoaded", "${Error}",
-    "PluginSpec", "Range", "$Registry", "Requirement", "ResolutionError", "$Version", "VersionError", "hookimpl",
-    "$load_manifest", "$resolve",
+    "Catalog", "Config", "ConfigError", "CycleError", "DataError", "HookError", "ManifestError", "NotLoaded",
+    "${Error}", "PluginSpec", "Range", "$Registry", "Requirement", "ResolutionError", "$Version", "VersionError",
+    "hookimpl", "$load_manifest", "$resolve",
 ]
 '''
 
@@ -72,6 +73,11 @@ class ConfigError(${Error}, ValueError):
 
 class NotLoaded(${Error}, LookupError):
     """A plugin name the registry has not loaded."""
+
+
+class DataError(${Error}, ValueError):
+    """Data a plugin cannot read or cannot undo: the message names the plugin or the file, the line
+    where there is one, and what was expected."""
 '''
 
 VERSIONS = r'''"""Plugin versions: `major.minor.patch` with an optional pre-release tag (`2.0.0-rc.1`), ordered
@@ -1574,6 +1580,16 @@ def summary(registry: $Registry) -> dict[str, int]:
 def hook_orders(registry: $Registry) -> dict[str, list[str]]:
     """For every hook, the plugins implementing it in the order they are called."""
     return {hook: registry.hooks.get(hook).plugins() for hook in registry.hooks.names()}
+
+
+def plugin_help(registry: $Registry, name: str) -> str:
+    """A loaded plugin explained: its module's `help_text` with the settings the registry gives it
+    now, or its spec in one line for a plugin without one."""
+    spec = registry.spec(name)
+    module = registry.catalog.module(spec)
+    if module is not None and hasattr(module, "help_text"):
+        return module.help_text(registry.settings(name))
+    return f"{spec.name} {spec.version}: {spec.description or 'no description'}\n"
 '''
 
 CORE = r'''"""The `core` plugin: the host's own hook implementations. Every shipped plugin requires it.
@@ -1654,15 +1670,62 @@ def extensions() -> dict[str, list[str]]:
     for name in sorted(BUILTIN):
         out.setdefault(BUILTIN[name].EXTENSION, []).append(name)
     return out
+
+
+def transformers(registry: $Registry) -> list[str]:
+    """The enabled shipped plugins in the order the `transform` hook calls them."""
+    return [name for name in registry.hooks.get("transform").plugins() if name in BUILTIN and registry.is_enabled(name)]
+
+
+def chain_formula(registry: $Registry) -> tuple[int, int]:
+    """(factor, offset): the registry's whole `transform` chain, for whole numbers, as one
+    value * factor + offset (core's own `transform` leaves whole numbers as they are)."""
+    factor, offset = 1, 0
+    for name in transformers(registry):
+        f, o = BUILTIN[name].affine(registry.settings(name))
+        factor, offset = factor * f, offset * f + o
+    return factor, offset
+
+
+def explain_chain(registry: $Registry) -> list[str]:
+    """'N. name: x * 2 + 1', one line per plugin of the `transform` chain, in call order."""
+    return [f"{i}. {name}: {BUILTIN[name].formula(registry.settings(name))}"
+            for i, name in enumerate(transformers(registry), 1)]
+
+
+def undo_chain(registry: $Registry, value: int) -> int:
+    """The whole number `registry.chain("transform", ...)` turned into `value`: every plugin's
+    `unscale`, last called first. DataError when the chain cannot give `value`."""
+    for name in reversed(transformers(registry)):
+        value = BUILTIN[name].unscale(value, registry.settings(name))
+    return value
+
+
+def process_file(registry: $Registry, path: str, text: str) -> tuple[str | None, str]:
+    """(the plugin that handles `path`, the file's text as it leaves it): the first enabled plugin
+    whose `handles` claims it; a file only core takes (or none does) is left as it is."""
+    name = registry.first("handles", path=path)
+    if name in BUILTIN:
+        return name, BUILTIN[name].process(text, registry.settings(name), source=path)
+    return name, text
 '''
 
 UNIT = r'''"""The `$unit` plugin: scales every value passing through the `transform` hook by its `factor`
-setting and shifts it by its `offset`, describes itself, and handles `.$ext` files."""
+setting and shifts it by its `offset`, describes itself, and handles `.$ext` files.
+
+A `.$ext` file, as this plugin reads it, holds whole numbers, one a line (blank lines and lines
+starting with '#' are skipped); `process` writes it back with every number transformed. The rest
+of the package uses the other functions: `plugins.undo_chain` runs the transform chain backwards
+through `unscale`, `plugins.chain_formula` folds every plugin's `affine` into one formula, and
+`report.plugin_help` shows `help_text`.
+"""
 
 from __future__ import annotations
 
-from ..errors import ConfigError
-from ..markers import hookimpl
+import sys
+
+from ..errors import ConfigError, DataError
+from ..markers import collect, hookimpl
 from ..spec import PluginSpec
 
 EXTENSION = "$ext"
@@ -1675,10 +1738,16 @@ SPEC = PluginSpec(
     description="$Unit: values times $factor, plus $offset; handles .$ext files",
     module=__name__,
 )
+SETTINGS_HELP = {
+    "factor": "a whole number >= 0 that every value is multiplied by",
+    "offset": "a whole number added after multiplying",
+    "label": "the name reports show for the plugin",
+}
 
 
 def check(settings: dict) -> list[str]:
-    """What is wrong with `settings` for this plugin, one message each."""
+    """What is wrong with `settings` for this plugin, one message each (a setting left out
+    counts as its default only for `label`)."""
     problems = []
     for key in ("factor", "offset"):
         value = settings.get(key)
@@ -1686,13 +1755,88 @@ def check(settings: dict) -> list[str]:
             problems.append(f"{SPEC.name}.{key}: expected an integer, got {value!r}")
     if not problems and settings["factor"] < 0:
         problems.append(f"{SPEC.name}.factor: must not be negative, got {settings['factor']}")
+    label = settings.get("label", SPEC.settings["label"])
+    if not isinstance(label, str) or not label.strip():
+        problems.append(f"{SPEC.name}.label: expected some text, got {label!r}")
     return problems
+
+
+def checked(settings: dict | None = None) -> dict:
+    """`settings` (the defaults when None) if `check` finds nothing wrong; ConfigError if it does."""
+    settings = SPEC.settings if settings is None else settings
+    problems = check(settings)
+    if problems:
+        raise ConfigError("; ".join(problems))
+    return settings
 
 
 def scale(value: int, settings: dict | None = None) -> int:
     """`value` as this plugin's `transform` leaves it."""
     settings = SPEC.settings if settings is None else settings
     return value * settings["factor"] + settings["offset"]
+
+
+def unscale(value: int, settings: dict | None = None) -> int:
+    """The value `scale` was given, from what it returned. DataError when no whole number scales
+    to `value`, or when every number scales to the same one (factor 0)."""
+    factor, offset = affine(settings)
+    if factor == 0:
+        raise DataError(f"{SPEC.name}: with factor 0 every value becomes {offset}, so {value} cannot be undone")
+    if (value - offset) % factor:
+        raise DataError(f"{SPEC.name}: {value} is not a value its transform gives ({formula(settings)})")
+    return (value - offset) // factor
+
+
+def affine(settings: dict | None = None) -> tuple[int, int]:
+    """(factor, offset): what `transform` does to a value, as value * factor + offset."""
+    settings = checked(settings)
+    return settings["factor"], settings["offset"]
+
+
+def formula(settings: dict | None = None, x: str = "x") -> str:
+    """`transform` written out: 'x * 3 - 2' (a factor of 1 and an offset of 0 left out)."""
+    factor, offset = affine(settings)
+    text = x if factor == 1 else f"{x} * {factor}"
+    return text + (f" {'+' if offset > 0 else '-'} {abs(offset)}" if offset else "")
+
+
+def parse(text: str, source: str = "<text>") -> list[int]:
+    """The numbers of a `.$ext` file; DataError names the source and line of anything else."""
+    numbers = []
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            numbers.append(int(stripped))
+        except ValueError:
+            raise DataError(f"{source}: line {number}: expected a whole number, got {stripped!r}") from None
+    return numbers
+
+
+def render(numbers, note: str = "") -> str:
+    """A `.$ext` file of `numbers`, with `note` as a comment line first; `parse` reads it back."""
+    return "".join(f"{line}\n" for line in ([f"# {note}"] if note else []) + [str(n) for n in numbers])
+
+
+def process(text: str, settings: dict | None = None, source: str = "<text>") -> str:
+    """A `.$ext` file as this plugin leaves it: every number transformed, and a comment saying how
+    (an earlier comment line replaced)."""
+    settings = checked(settings)
+    numbers = [scale(n, settings) for n in parse(text, source)]
+    return render(numbers, f"{SPEC.name} {SPEC.version}: {formula(settings)}")
+
+
+def help_text(settings: dict | None = None) -> str:
+    """The plugin for people: its spec, its hooks, and each setting with its value (the default
+    where `settings` leaves it out) and what it does."""
+    settings = {**SPEC.settings, **(settings or {})}
+    hooks = ", ".join(name for name, _, _ in collect(sys.modules[__name__]))
+    lines = [f"{SPEC.name} {SPEC.version}: {SPEC.description}",
+             f"  requires: {', '.join(str(r) for r in SPEC.requires) or 'nothing'}; priority {SPEC.priority}",
+             f"  hooks: {hooks}", f"  files: .{EXTENSION} (whole numbers, one a line)", "  settings:"]
+    lines += [f"    {key} = {settings[key]!r}: {SETTINGS_HELP[key]}" for key in sorted(SETTINGS_HELP)]
+    return "\n".join(lines) + "\n"
 
 
 @hookimpl
@@ -1712,9 +1856,7 @@ def handles(path):
 
 @hookimpl
 def setup(config):
-    problems = check(config)
-    if problems:
-        raise ConfigError("; ".join(problems))
+    checked(config)
     return SPEC.name
 
 
@@ -1751,6 +1893,22 @@ print(registry.chain("transform", 5))          # 5 passed through every plugin's
 print(registry.first("handles", path="a.csv")) # the plugin that handles .csv files
 registry.disable("core")                       # everything else is now blocked
 print(report.table(registry), end="")
+```
+
+Each shipped plugin multiplies the values passing through `transform` by its `factor` setting and
+adds its `offset`, and rewrites the files it handles (whole numbers, one a line) the same way; a
+file it cannot read raises `DataError`, naming the file and the line. The chain of them reads as
+one formula and runs backwards:
+
+```python
+from $pkg.plugins import chain_formula, explain_chain, process_file, undo_chain
+
+registry = builtin_registry()
+print(explain_chain(registry))                  # ['1. audit: x * 2 + 1', ...] in call order
+factor, offset = chain_formula(registry)        # chain("transform", v) == v * factor + offset
+print(undo_chain(registry, registry.chain("transform", 7)))   # 7
+print(process_file(registry, "in.csv", "1\n2\n"))  # (the plugin that took it, the new text)
+print(report.plugin_help(registry, "core"))     # a plugin, its hooks and settings, for people
 ```
 
 A manifest:
@@ -2730,7 +2888,9 @@ def test_disabled_list():
 import pytest
 from $pkg import core, lifecycle, report
 from $pkg.errors import ConfigError, NotLoaded
+from $pkg.errors import DataError
 from $pkg.plugins import builtin_registry, extensions, plugin_module, plugin_names
+from $pkg.plugins import chain_formula, explain_chain, process_file, transformers, undo_chain
 from $pkg.registry import $Registry
 from $pkg.spec import PluginSpec
 #@test visible
@@ -2826,6 +2986,105 @@ def test_report_summary():
     assert report.summary(registry) == {"enabled": len($unit_names), "disabled": 1}
     registry.disable("core")
     assert report.summary(registry) == {"disabled": 2, "blocked": len($unit_names) - 1}
+#@test visible
+def test_plugin_files():
+    module = plugin_module($unit_names[0])
+    assert module.parse("3\n\n# a note\n -4 \n") == [3, -4]
+    assert module.render([1, 2], "made by hand") == "# made by hand\n1\n2\n"
+    settings = {"factor": 3, "offset": -2, "label": "x"}
+    out = module.process("# old note\n1\n5\n", settings)
+    assert out == f"# {module.SPEC.name} {module.SPEC.version}: x * 3 - 2\n1\n13\n"
+    assert module.parse(out) == [1, 13]
+#@test
+def test_plugin_files_say_where_they_are_wrong():
+    module = plugin_module($unit_names[-1])
+    with pytest.raises(DataError, match=r"^notes\.txt: line 3: expected a whole number, got '2\.5'"):
+        module.parse("1\n# fine\n2.5\n", "notes.txt")
+    with pytest.raises(ConfigError, match="factor: must not be negative"):
+        module.process("1\n", {"factor": -1, "offset": 0})
+    assert module.process("", {"factor": 1, "offset": 0}) == f"# {module.SPEC.name} {module.SPEC.version}: x\n"
+#@test
+def test_unscale_undoes_scale():
+    for name in $unit_names:
+        module = plugin_module(name)
+        assert [module.unscale(module.scale(v)) for v in range(-4, 5)] == list(range(-4, 5))
+    module = plugin_module($unit_names[0])
+    name = module.SPEC.name
+    with pytest.raises(DataError, match=f"^{name}: with factor 0 every value becomes 4, so 4 cannot be undone"):
+        module.unscale(4, {"factor": 0, "offset": 4})
+    with pytest.raises(DataError, match=rf"^{name}: 8 is not a value its transform gives \(x \* 3 \+ 1\)"):
+        module.unscale(8, {"factor": 3, "offset": 1})
+    assert module.unscale(7, {"factor": 3, "offset": 1}) == 2
+#@test
+def test_formula_and_settings_checks():
+    module = plugin_module($unit_names[0])
+    name = module.SPEC.name
+    assert [module.formula({"factor": f, "offset": o}, "v") for f, o in ((1, 0), (2, 0), (1, -3), (4, 5))] == [
+        "v", "v * 2", "v - 3", "v * 4 + 5"]
+    assert module.affine() == (module.SPEC.settings["factor"], module.SPEC.settings["offset"])
+    assert module.check({"factor": 1, "offset": 0, "label": " "}) == [f"{name}.label: expected some text, got ' '"]
+    with pytest.raises(ConfigError, match=f"{name}.offset: expected an integer, got '1'"):
+        module.formula({"factor": 1, "offset": "1"})
+#@test
+def test_chain_formula_is_the_chain():
+    registry = builtin_registry()
+    factor, offset = chain_formula(registry)
+    assert [registry.chain("transform", v) for v in (0, 1, 9, -2)] == [v * factor + offset for v in (0, 1, 9, -2)]
+    lines = explain_chain(registry)
+    assert [line.split(":")[0] for line in lines] == [f"{i}. {n}" for i, n in enumerate(transformers(registry), 1)]
+    assert sorted(transformers(registry)) == sorted($unit_names)
+    name = $unit_names[0]
+    registry.config.set(name, "factor", 1)
+    registry.config.set(name, "offset", 0)
+    registry.disable($unit_names[-1])
+    assert f"{transformers(registry).index(name) + 1}. {name}: x" in explain_chain(registry)
+    factor, offset = chain_formula(registry)
+    assert registry.chain("transform", 6) == 6 * factor + offset
+    registry.disable("core")
+    assert (chain_formula(registry), explain_chain(registry), transformers(registry)) == ((1, 0), [], [])
+#@test
+def test_undo_chain():
+    registry = builtin_registry()
+    for value in (0, 7, -3):
+        assert undo_chain(registry, registry.chain("transform", value)) == value
+    registry.disable($unit_names[0])
+    assert undo_chain(registry, registry.chain("transform", 11)) == 11
+    name = $unit_names[-1]
+    registry.config.set(name, "factor", 0)
+    with pytest.raises(DataError, match=f"^{name}: with factor 0"):
+        undo_chain(registry, registry.chain("transform", 1))
+#@test catches=hook_order
+def test_files_go_to_the_plugin_that_handles_them():
+    registry = builtin_registry()
+    name = $unit_names[0]
+    ext = plugin_module(name).EXTENSION
+    path = f"data/In.{ext.upper()}"
+    handler, out = process_file(registry, path, "1\n# c\n2\n")
+    assert handler in extensions()[ext] and handler == registry.first("handles", path=path)
+    assert out == plugin_module(handler).process("1\n2\n", registry.settings(handler))
+    assert process_file(registry, "notes.unknown", "x\n") == ("core", "x\n")
+    for other in extensions()[ext]:
+        registry.disable(other)
+    assert process_file(registry, path, "1\n") == ("core", "1\n")
+    registry.$enable(name)
+    with pytest.raises(DataError, match=f"^{path}: line 1: expected a whole number"):
+        process_file(registry, path, "one\n")
+#@test
+def test_plugin_help():
+    registry = builtin_registry()
+    name = $unit_names[0]
+    module = plugin_module(name)
+    registry.config.set(name, "factor", 7)
+    text = report.plugin_help(registry, name)
+    lines = text.splitlines()
+    assert lines[0] == f"{name} {module.SPEC.version}: {module.SPEC.description}"
+    assert "  hooks: describe, handles, setup, teardown, transform" in lines
+    assert f"    factor = 7: {module.SETTINGS_HELP['factor']}" in lines
+    assert f"    label = {module.SPEC.settings['label']!r}: {module.SETTINGS_HELP['label']}" in lines
+    assert text == module.help_text({"factor": 7})
+    assert report.plugin_help(registry, "core") == f"core {core.SPEC.version}: the host's own hooks\n"
+    with pytest.raises(NotLoaded):
+        report.plugin_help(registry, "no-such-plugin")
 #@test catches=hook_order
 def test_hook_call_orders():
     orders = report.hook_orders(builtin_registry())
