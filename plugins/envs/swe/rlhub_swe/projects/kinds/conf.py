@@ -1106,8 +1106,8 @@ import pytest
 from $pkg import $dump, $parse
 from $pkg.errors import InvalidSetting, ValueFormatError
 from $pkg.query import changes
-from $pkg.settings import (ENV_PREFIX, SETTINGS, Rollout, changelog, environ_name, export, fix, help_all, help_for, load, plan,
-                           problems, read_all, report, rollouts, sample, schema, setting, unknown)
+from $pkg import settings
+from $pkg.settings import SETTINGS, problems, read_all, setting
 #@test visible
 def test_every_setting_is_listed():
     assert sorted(SETTINGS) == sorted($unit_names)
@@ -1145,20 +1145,20 @@ def test_setting_errors_say_what_is_allowed():
     assert module.validate("many").suggestion is None
 #@test visible
 def test_sample_document_reads_back_as_the_defaults():
-    text = sample("app")
+    text = settings.sample("app")
     doc = $parse(text)
     assert read_all(doc, "app") == read_all($parse(""), "app")
-    assert problems(doc, "app") == [] and unknown(doc, "app") == []
+    assert problems(doc, "app") == [] and settings.unknown(doc, "app") == []
     assert f"# {setting($unit_names[0]).describe()}" in text.splitlines()
 #@test
 def test_nearest_allowed_value():
     for name in $unit_names[:2]:
         module = setting(name)
-        low, high, step = module.LOW, module.HIGH, module.STEP
+        low, high, step, nearest = module.LOW, module.HIGH, module.STEP, module.nearest
         allowed = range(low, low + 8 * step, step)
         for value in range(low - 1, low + step + 2):
-            assert module.nearest(value) == min(allowed, key=lambda a: (abs(a - value), -a)), value
-        assert module.nearest(high + 5) == high == module.clamp(high + 5)
+            assert nearest(value) == min(allowed, key=lambda a: (abs(a - value), -a)), value
+        assert nearest(high + 5) == high == module.clamp(high + 5)
 #@test
 def test_validate_and_explain():
     module = setting($unit_names[1])
@@ -1189,13 +1189,14 @@ def test_environment_overrides_the_document():
     first, second = $unit_names[:2]
     one = setting(first)
     low, high = one.LOW, one.HIGH
-    assert ENV_PREFIX == "$pkg".upper() and environ_name(first) == f"{ENV_PREFIX}_{first.upper()}"
+    variable, other = settings.environ_name(first), settings.environ_name(second)
+    assert variable == f"{'$pkg'.upper()}_{first.upper()}" and other == f"{'$pkg'.upper()}_{second.upper()}"
     doc = $parse(f"[app]\\n{first} = {one.format(low)}\\n")
-    values = read_all(doc, "app", {environ_name(first): one.format(high), environ_name(second): "  "})
+    values = read_all(doc, "app", {variable: one.format(high), other: "  "})
     assert (values[first], values[second]) == (high, setting(second).DEFAULT)
     assert read_all(doc, "app")[first] == low
     with pytest.raises(InvalidSetting):
-        read_all(doc, "app", {environ_name(first): "lots"})
+        read_all(doc, "app", {variable: "lots"})
 #@test
 def test_ramp_and_rollout():
     module = setting($unit_names[-1])
@@ -1204,7 +1205,7 @@ def test_ramp_and_rollout():
     assert stages[-1] == high and len(stages) > 1
     assert all(0 < b - a <= jump for a, b in zip([low, *stages], stages))
     assert module.ramp(high, low)[-1] == low and module.ramp(default, default) == []
-    rollout = Rollout(name, low, high)
+    rollout = settings.Rollout(name, low, high)
     assert rollout.state == "planned" and rollout.advance() == stages[0] and rollout.state == "running"
     while rollout.state == "running":
         rollout.advance()
@@ -1212,51 +1213,53 @@ def test_ramp_and_rollout():
     for step in (rollout.advance, rollout.rollback):
         with pytest.raises(InvalidSetting):
             step()
-    again = Rollout(name, low, high)
+    again = settings.Rollout(name, low, high)
     again.advance()
     assert again.rollback() == low and again.state == "rolled back"
     with pytest.raises(InvalidSetting):
         again.advance()
-    assert Rollout(name, default, default).state == "done"
+    assert settings.Rollout(name, default, default).state == "done"
 #@test
 def test_schema_and_help():
-    full = schema("app")
+    full = settings.schema("app")
     assert full["additionalProperties"] is False and sorted(full["properties"]) == sorted($unit_names)
     module = setting($unit_names[0])
     name, low, high, step, default = module.NAME, module.LOW, module.HIGH, module.STEP, module.DEFAULT
     prop = full["properties"][name]
     assert (prop["minimum"], prop["maximum"], prop["default"], prop["description"]) == (low, high, default, module.describe())
     assert all(value % prop.get("multipleOf", 1) == 0 for value in range(low, low + 5 * step, step))
-    text = help_all()
-    lines = help_for(name).splitlines()
+    text = settings.help_all()
+    lines = settings.help_for(name).splitlines()
     assert text.count("\\n\\n") == len(SETTINGS) - 1 and "\\n".join(lines) in text
     assert lines[0] == module.describe() and lines[1] == f"  written as: {name} = {module.format(default)}"
-    assert f"  the environment variable {ENV_PREFIX}_{name.upper()} overrides the document" in lines
+    assert f"  the environment variable {settings.ENV_PREFIX}_{name.upper()} overrides the document" in lines
 #@test
 def test_report_unknown_keys_and_fix():
     first, second = $unit_names[:2]
     one, two = setting(first), setting(second)
     high = one.HIGH
     doc = $parse(f"[app]\\n{first} = {high + 1}\\n{second} = plenty\\n{first}x = 1\\nqqqq = 2\\n")
-    assert sorted(report(doc, "app")) == sorted([f"line 2: {one.explain(str(high + 1))}", f"line 3: {two.explain('plenty')}"])
-    assert unknown(doc, "app") == [f"{first}x: no such setting; did you mean {first}?", "qqqq: no such setting"]
-    made = fix(doc, "app")
-    assert sorted(made) == sorted([f"{first}: '{high + 1}' -> '{one.format(high)}'", f"{second}: 'plenty' -> '{two.format(two.DEFAULT)}'"])
-    assert problems(doc, "app") == [] and report(doc, "app") == [] and fix(doc, "app") == []
+    expected = [f"line 2: {one.explain(str(high + 1))}", f"line 3: {two.explain('plenty')}"]
+    assert sorted(settings.report(doc, "app")) == sorted(expected)
+    assert settings.unknown(doc, "app") == [f"{first}x: no such setting; did you mean {first}?", "qqqq: no such setting"]
+    made = settings.fix(doc, "app")
+    expected = [f"{first}: '{high + 1}' -> '{one.format(high)}'", f"{second}: 'plenty' -> '{two.format(two.DEFAULT)}'"]
+    assert sorted(made) == sorted(expected)
+    assert problems(doc, "app") == [] and settings.report(doc, "app") == [] and settings.fix(doc, "app") == []
     assert read_all(doc, "app")[first] == high
 #@test
 def test_export_and_load():
     values = read_all($parse("[app]\\n"), "app")
-    assert load(export(values)) == values
-    data = json.loads(export(values))
+    assert settings.load(settings.export(values)) == values
+    data = json.loads(settings.export(values))
     assert data["version"] == 1 and [row["name"] for row in data["settings"]] == sorted(values)
     name = $unit_names[0]
     for bad in ("nope", "[]", '{"version": 2, "settings": []}', json.dumps({"version": 1, "settings": [{"name": "qqqq"}]})):
         with pytest.raises(ValueFormatError):
-            load(bad)
+            settings.load(bad)
     for value in (setting(name).HIGH + 1, True, "1", None):
         with pytest.raises(InvalidSetting):
-            load(json.dumps({"version": 1, "settings": [{"name": name, "value": value}]}))
+            settings.load(json.dumps({"version": 1, "settings": [{"name": name, "value": value}]}))
 #@test
 def test_plan_rollouts_and_changelog():
     name = $unit_names[0]
@@ -1264,13 +1267,13 @@ def test_plan_rollouts_and_changelog():
     low, high = module.format(module.LOW), module.format(module.HIGH)
     old = $parse(f"[app]\\n{name} = {low}\\nmode = fast\\n")
     new = $parse(f"[app]\\n{name} = {high}\\nmode = safe\\nextra = 1\\n")
-    assert plan(old, new, "app") == {name: module.ramp(module.LOW, module.HIGH)}
-    assert [(n, r.state) for n, r in rollouts(old, new, "app").items()] == [(name, "planned")]
+    assert settings.plan(old, new, "app") == {name: module.ramp(module.LOW, module.HIGH)}
+    assert [(n, r.state) for n, r in settings.rollouts(old, new, "app").items()] == [(name, "planned")]
     change = f"{name}: {low} -> {high} (+{module.HIGH - module.LOW})"
     assert module.diff(module.LOW, module.HIGH) == change
-    assert changelog(old, new, "app") == [change, "mode: fast -> safe", "extra: (unset) -> 1"]
+    assert settings.changelog(old, new, "app") == [change, "mode: fast -> safe", "extra: (unset) -> 1"]
     assert changes(old, new) == {f"app.{name}": (low, high), "app.mode": ("fast", "safe"), "app.extra": (None, "1")}
-    assert plan(old, old, "app") == {} and changelog(old, old, "app") == []
+    assert settings.plan(old, old, "app") == {} and settings.changelog(old, old, "app") == []
 '''
 
 KIND = ProjectKind(
