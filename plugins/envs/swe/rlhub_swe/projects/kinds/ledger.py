@@ -983,7 +983,8 @@ def test_storage_refuses_garbage():
 
 #@area channels
 import pytest
-from $pkg.channels import CHANNELS, best_margin, cheapest, get_channel, invoice, quote, read_orders, terms_table
+from $pkg import channels
+from $pkg.channels import CHANNELS, cheapest, get_channel, quote
 from $pkg.errors import ChannelError
 #@test visible
 def test_every_channel_is_listed():
@@ -1035,7 +1036,7 @@ def test_channel_settle_and_quote():
         get_channel("no-such-channel")
 #@test visible
 def test_terms_table():
-    table = terms_table()
+    table = channels.terms_table()
     assert [row["name"] for row in table] == sorted($unit_names)
     channel = get_channel(table[0]["name"])
     assert (table[0]["fee_percent"], table[0]["max_quantity"]) == (channel.FEE_PERCENT, channel.MAX_QUANTITY)
@@ -1049,19 +1050,19 @@ def test_channel_order_lines():
     for bad in ("3 x", "x 25", "three x 25", "3 x 2.505", "3 x 25 x 2", "0 x 25", f"{channel.MAX_QUANTITY + 1} x 25"):
         with pytest.raises(ChannelError):
             channel.parse_order(bad)
-    assert read_orders(name, "# exported\\n2 x 30.00\\n\\n  1 x 99\\n") == [(2, 6000), (1, 9900)]
+    assert channels.read_orders(name, "# exported\\n2 x 30.00\\n\\n  1 x 99\\n") == [(2, 6000), (1, 9900)]
     with pytest.raises(ChannelError, match="^line 2: "):
-        read_orders(name, "1 x 30\\nlots\\n")
+        channels.read_orders(name, "1 x 30\\nlots\\n")
 #@test
 def test_invoice_shares_the_fee():
     lines = [("A1", 7000), ("B2", 2000), ("C3", 1000)]
     for name in $unit_names[:2]:
-        rows = invoice(name, lines)
+        rows = channels.invoice(name, lines)
         assert [sku for sku, _, _ in rows] == ["A1", "B2", "C3"]
         assert sum(share for _, share, _ in rows) == get_channel(name).fee(10000)
         assert all(share + kept == amount for (_, share, kept), (_, amount) in zip(rows, lines))
         assert rows[0][1] >= rows[1][1] >= rows[2][1]
-    assert invoice(name, []) == [] and get_channel(name).fee_shares(500, []) == []
+    assert channels.invoice(name, []) == [] and get_channel(name).fee_shares(500, []) == []
 #@test
 def test_margins_and_prices():
     for name in $unit_names[-2:]:
@@ -1070,12 +1071,12 @@ def test_margins_and_prices():
         price = channel.price_for(1000, 20)
         assert channel.net(price) >= 1200 > channel.net(price - 1)
         assert channel.price_for(1000) == channel.break_even(1000)
-    name, best = best_margin(1000, 3000, 2)  # every channel takes 2 units for 60.00: the best keeps the lowest fee
+    name, best = channels.best_margin(1000, 3000, 2)  # every channel takes 2 units for 60.00: the best keeps the lowest fee
     assert name == cheapest(6000) and best == get_channel(name).net(6000) - 2000
 #@test catches=sign
 def test_no_channel_takes_the_order():
     with pytest.raises(ChannelError, match=r"^no channel takes 1000000 units at 30\\.00 each"):
-        best_margin(1000, 3000, 10**6)
+        channels.best_margin(1000, 3000, 10**6)
 '''
 
 KIND = ProjectKind(
