@@ -40,6 +40,16 @@ class MissingKey($Error, KeyError):
 
     def __str__(self) -> str:
         return f"no key {self.args[0]!r}"
+
+
+class InvalidSetting(ValueFormatError):
+    """A value a setting does not allow: says which setting, the text it was given, why it is
+    refused and, when there is one, the nearest value that is allowed (`suggestion`)."""
+
+    def __init__(self, setting: str, text: str, reason: str, suggestion: int | None = None) -> None:
+        hint = "" if suggestion is None else f" (nearest allowed: {suggestion})"
+        super().__init__(f"{setting}: {reason}{hint}")
+        self.setting, self.text, self.reason, self.suggestion = setting, text, reason, suggestion
 '''
 
 LEXER = '''\
@@ -383,9 +393,11 @@ def $dump(doc: $Document, sort_keys: bool = False, align: bool = False) -> str:
 '''
 
 QUERY = '''\
-"""Reading typed settings out of a document, and combining documents."""
+"""Reading typed settings out of a document, and combining and comparing documents."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from . import values
 from .errors import MissingKey
@@ -428,19 +440,61 @@ def missing(doc: $Document, required: list[str]) -> list[str]:
 
 def section_or_empty(doc: $Document, name: str) -> Section:
     return doc.sections.get(name) or Section(name)
+
+
+def changes(old: $Document, new: $Document) -> dict[str, tuple[str | None, str | None]]:
+    """{'section.key': (value in `old`, value in `new`)} for every entry added, removed or changed,
+    `old`'s paths first, then the ones only `new` has; None stands for 'not there'."""
+    before, after = flatten(old), flatten(new)
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for path in [*before, *(p for p in after if p not in before)]:
+        if before.get(path) != after.get(path):
+            out[path] = (before.get(path), after.get(path))
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A text judged as the value of one setting (what `settings.<name>.validate` returns): the value
+    when it is allowed; otherwise the problem and, when the text is a number, the nearest allowed value."""
+
+    setting: str
+    text: str
+    value: int | None
+    problem: str = ""
+    suggestion: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
 '''
 
 SETTINGS_INDEX = '''\
-"""Typed settings by name: each module of this package reads and checks one setting."""
+"""Typed settings by name: each module of this package reads and checks one setting.
+
+The functions here work on all of them at once: read a section (`read_all`, the environment
+overriding the document), say what is wrong with it (`problems`, `report`, `unknown`), repair it
+(`fix`), describe it (`schema`, `help_all`, `sample`), save and load values (`export`, `load`) and
+plan a change from one document to another in safe steps (`plan`, `rollouts`, `changelog`).
+"""
 
 from __future__ import annotations
 
-from ..errors import MissingKey
+import difflib
+import json
+
+from ..errors import InvalidSetting, MissingKey, ValueFormatError
+from ..nodes import $Document
+from ..printer import $dump
+from ..query import changes
 $unit_imports
 
 SETTINGS = {
 $unit_table
 }
+ENV_PREFIX = __name__.split(".")[0].upper()
+"""Environment variables named `<ENV_PREFIX>_<SETTING>` override the document (see `read_all`)."""
+EXPORT_VERSION = 1
 
 
 def setting(name: str):
@@ -450,9 +504,20 @@ def setting(name: str):
         raise MissingKey(name) from None
 
 
-def read_all(doc, section: str) -> dict[str, int]:
-    """Every known setting from `section` of `doc`, each at its default when absent."""
-    return {name: module.read(doc, section) for name, module in sorted(SETTINGS.items())}
+def read_all(doc, section: str, environ=None) -> dict[str, int]:
+    """Every known setting from `section` of `doc`, each at its default when absent. With `environ`
+    (a mapping such as os.environ), a non-empty `<ENV_PREFIX>_<SETTING>` variable wins over the document."""
+    values = {name: module.read(doc, section) for name, module in sorted(SETTINGS.items())}
+    for name, module in SETTINGS.items():
+        raw = "" if environ is None else environ.get(environ_name(name), "")
+        if raw.strip():
+            values[name] = module.check(module.parse(raw))
+    return values
+
+
+def environ_name(name: str) -> str:
+    """The environment variable that overrides setting `name`: `<ENV_PREFIX>_<NAME>`."""
+    return f"{ENV_PREFIX}_{setting(name).NAME}".upper()
 
 
 def problems(doc, section: str) -> list[str]:
@@ -463,14 +528,186 @@ def problems(doc, section: str) -> list[str]:
         if raw is not None:
             found += module.problems(raw)
     return found
+
+
+def report(doc, section: str) -> list[str]:
+    """`problems` for people: a sentence per setting of `section` that is not allowed, saying the line
+    it is written on and what to write instead."""
+    lines = []
+    for name in sorted(SETTINGS):
+        module = SETTINGS[name]
+        entry = module.read_entry(doc, section)
+        if entry is not None and module.problems(entry.value):
+            where = f"line {entry.line}: " if entry.line else ""
+            lines.append(where + module.explain(entry.value))
+    return lines
+
+
+def unknown(doc, section: str) -> list[str]:
+    """The keys of `section` that are no setting, each with the closest setting's name when one is
+    near ('prot: no such setting; did you mean port?')."""
+    if section not in doc.sections:
+        return []
+    found = []
+    for key in dict.fromkeys(doc.sections[section].keys()):
+        if key in SETTINGS:
+            continue
+        close = difflib.get_close_matches(key, sorted(SETTINGS), n=1)
+        found.append(f"{key}: no such setting" + (f"; did you mean {close[0]}?" if close else ""))
+    return found
+
+
+def fix(doc, section: str) -> list[str]:
+    """Replace, in place, every value of `section` that is not allowed: by the nearest allowed value,
+    or by the default when it is not a number. Returns what was changed, one line each."""
+    made = []
+    for name, module in sorted(SETTINGS.items()):
+        entry = module.read_entry(doc, section)
+        if entry is None:
+            continue
+        was, verdict = entry.value, module.validate(entry.value)
+        if verdict.ok:
+            continue
+        new = module.DEFAULT if verdict.suggestion is None else verdict.suggestion
+        module.write(doc, section, new)  # the entry itself is changed
+        made.append(f"{name}: {was!r} -> {module.format(new)!r}")
+    return made
+
+
+def schema(title: str = "settings") -> dict:
+    """A JSON Schema (draft 2020-12) for a section of these settings: each one typed, no other keys."""
+    return {"$$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, "type": "object",
+            "properties": {name: module.schema() for name, module in sorted(SETTINGS.items())},
+            "additionalProperties": False}
+
+
+def help_for(name: str) -> str:
+    """A few lines about setting `name`: range and default, how it is written, the first allowed
+    values, the variable that overrides it, and how far a stage of a rollout moves it."""
+    module = setting(name)
+    lines = [module.describe(), f"  written as: {name} = {module.format(module.DEFAULT)}"]
+    if module.SUFFIX:
+        lines.append(f"  the {module.SUFFIX!r} suffix may be left out")
+    first = module.choices(4)
+    lines.append(f"  allowed: {', '.join(module.format(v) for v in first[:3])}{', ...' if len(first) > 3 else ''}")
+    lines.append(f"  the environment variable {environ_name(name)} overrides the document")
+    lines.append(f"  a rollout changes it by at most {module.MAX_JUMP} per stage")
+    return "\\n".join(lines)
+
+
+def help_all() -> str:
+    """Every setting's help, by name, separated by blank lines."""
+    return "\\n\\n".join(help_for(name) for name in sorted(SETTINGS)) + "\\n"
+
+
+def sample(section: str = "app") -> str:
+    """A document with every setting at its default, each under a comment saying what it takes: a
+    starting point for a configuration file."""
+    doc = $Document()
+    for name in sorted(SETTINGS):
+        module = SETTINGS[name]
+        module.write(doc, section, module.DEFAULT).comment = module.describe()
+    return $dump(doc, align=True)
+
+
+def export(values: dict[str, int]) -> str:
+    """Setting values (as `read_all` gives them) as JSON text that `load` reads back."""
+    rows = []
+    for name, value in sorted(values.items()):
+        module = setting(name)
+        rows.append({"name": name, "value": module.check(value), "text": module.format(value)})
+    return json.dumps({"version": EXPORT_VERSION, "settings": rows}, indent=1)
+
+
+def load(text: str) -> dict[str, int]:
+    """Setting values from `export`'s JSON, each checked (ValueFormatError, or its InvalidSetting,
+    saying what is wrong)."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueFormatError(f"not exported settings: {exc}") from None
+    if not isinstance(data, dict) or data.get("version") != EXPORT_VERSION or not isinstance(data.get("settings"), list):
+        raise ValueFormatError(f"not exported settings of version {EXPORT_VERSION}")
+    values = {}
+    for number, row in enumerate(data["settings"], 1):
+        name = row.get("name") if isinstance(row, dict) else None
+        if name not in SETTINGS:
+            raise ValueFormatError(f"exported setting {number}: no setting named {name!r}")
+        value = row.get("value")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidSetting(name, repr(value), f"the value must be an integer, got {value!r}")
+        values[name] = SETTINGS[name].check(value)
+    return values
+
+
+class Rollout:
+    """A change of one setting made in stages: 'planned', 'running' while `advance()` steps through
+    the setting's ramp, then 'done'. Until it is done, `rollback()` returns to the start ('rolled
+    back'); a rollout that is over cannot advance. Misuse raises InvalidSetting."""
+
+    def __init__(self, name: str, current: int, target: int) -> None:
+        self.setting = setting(name)
+        self.start = self.setting.check(current)
+        self.stages = self.setting.ramp(current, target)
+        self.value, self.taken = self.start, 0
+        self.state = "planned" if self.stages else "done"
+
+    def advance(self) -> int:
+        """The next stage's value, which becomes the current one."""
+        if self.state not in ("planned", "running"):
+            raise InvalidSetting(self.setting.NAME, str(self.value), f"the rollout is {self.state}; it cannot advance")
+        self.value = self.stages[self.taken]
+        self.taken += 1
+        self.state = "done" if self.taken == len(self.stages) else "running"
+        return self.value
+
+    def rollback(self) -> int:
+        if self.state == "done":
+            raise InvalidSetting(self.setting.NAME, str(self.value), "the rollout is done; start another to go back")
+        self.value, self.state = self.start, "rolled back"
+        return self.value
+
+    def progress(self) -> str:
+        done = f"stage {self.taken} of {len(self.stages)}"
+        return f"{self.setting.NAME}: {done}, at {self.setting.format(self.value)} ({self.state})"
+
+
+def rollouts(old, new, section: str) -> dict[str, Rollout]:
+    """A staged change (each setting's Rollout, 'planned') for every setting of `section` whose value
+    differs between documents `old` and `new` (defaults filled in), by name."""
+    before, after = read_all(old, section), read_all(new, section)
+    return {name: Rollout(name, before[name], after[name]) for name in sorted(SETTINGS) if before[name] != after[name]}
+
+
+def plan(old, new, section: str) -> dict[str, list[int]]:
+    """The values each changing setting passes through on the way from `old` to `new`."""
+    return {name: rollout.stages for name, rollout in rollouts(old, new, section).items()}
+
+
+def changelog(old, new, section: str) -> list[str]:
+    """What changes in `section` from `old` to `new`, a line each: settings as their `diff` writes
+    them (defaults filled in), then any other key as 'key: old -> new' ('(unset)' when missing)."""
+    before, after = read_all(old, section), read_all(new, section)
+    lines = [SETTINGS[name].diff(before[name], after[name]) for name in sorted(SETTINGS)
+             if before[name] != after[name]]
+    for path, (was, now) in changes(old, new).items():
+        where, _, key = path.rpartition(".")
+        if where == section and key not in SETTINGS:
+            lines.append(f"{key}: {'(unset)' if was is None else was} -> {'(unset)' if now is None else now}")
+    return lines
 '''
 
 UNIT = '''\
-"""The `$unit` setting: an integer from $low to $high, written with an optional `$suffix` suffix."""
+"""The `$unit` setting: an integer from $low to $high in steps of $step, written with an optional
+`$suffix` suffix. A change is made in stages of at most MAX_JUMP (`ramp`). Errors are
+InvalidSetting, with the nearest allowed value when there is one.
+"""
 
 from __future__ import annotations
 
-from ..errors import ValueFormatError
+from ..errors import InvalidSetting
+from ..nodes import $Document, Entry
+from ..query import Verdict
 
 NAME = "$unit"
 LOW = $low
@@ -478,45 +715,85 @@ HIGH = $high
 DEFAULT = $default
 STEP = $step
 SUFFIX = "$suffix"
+MAX_JUMP = max(STEP, (HIGH - LOW) // 4 // STEP * STEP)  # a quarter of the range, on a step
 
 
 def parse(text: str) -> int:
-    """'$default$suffix' -> $default; underscores are allowed ('1_000')."""
+    """'$default$suffix' -> $default; underscores are allowed ('1_000'), and a leading minus sign."""
     cleaned = text.strip().lower().replace("_", "")
     if SUFFIX and cleaned.endswith(SUFFIX):
         cleaned = cleaned[: -len(SUFFIX)].strip()
-    if not cleaned.lstrip("-").isdigit():
-        raise ValueFormatError(f"{NAME}: not a number: {text!r}")
+    digits = cleaned[1:] if cleaned.startswith("-") else cleaned
+    if not (digits.isascii() and digits.isdigit()):
+        raise InvalidSetting(NAME, text, f"not a number: {text!r}")
     return int(cleaned)
 
 
 def check(value: int) -> int:
-    """The value if it is in range and on a step, else ValueFormatError saying what is allowed."""
+    """The value if it is in range and on a step, else InvalidSetting saying what is allowed."""
     if not LOW <= value <= HIGH:
-        raise ValueFormatError(f"{NAME}: {value} is outside {LOW}..{HIGH}")
+        raise InvalidSetting(NAME, str(value), f"{value} is outside {LOW}..{HIGH}", nearest(value))
     if (value - LOW) % STEP:
-        raise ValueFormatError(f"{NAME}: {value} is not {LOW} plus a multiple of {STEP}")
+        raise InvalidSetting(NAME, str(value), f"{value} is not {LOW} plus a multiple of {STEP}", nearest(value))
     return value
 
 
 def clamp(value: int) -> int:
-    """The nearest allowed value to `value`."""
+    """The largest allowed value not above `value` (LOW for anything below the range)."""
     value = min(HIGH, max(LOW, value))
     return value - (value - LOW) % STEP
 
 
-def read(doc, section: str) -> int:
+def nearest(value: int) -> int:
+    """The allowed value closest to `value`; halfway between two, the larger one."""
+    below = clamp(value)
+    above = below + STEP
+    return above if above <= HIGH and above - value <= value - below else below
+
+
+def read(doc: $Document, section: str) -> int:
     """The setting from `section` of `doc`, DEFAULT when absent."""
     raw = doc.$lookup(f"{section}.{NAME}")
     return DEFAULT if raw is None else check(parse(raw))
 
 
+def read_entry(doc: $Document, section: str) -> Entry | None:
+    """The entry that sets the setting in `section` (the last one, as `read` takes it), or None."""
+    found = doc.sections.get(section)
+    return None if found is None else found.find(NAME)
+
+
+def write(doc: $Document, section: str, value: int) -> Entry:
+    """Set the setting in `section` of `doc` (made when missing), refusing a value not allowed."""
+    target = doc.section(section, create=True)
+    target.set(NAME, format(check(value)))
+    return target.find(NAME)
+
+
 def problems(text: str) -> list[str]:
+    """What is wrong with `text` as a value of the setting: [] when nothing, else one message."""
     try:
         check(parse(text))
-    except ValueFormatError as exc:
+    except InvalidSetting as exc:
         return [str(exc)]
     return []
+
+
+def validate(text: str) -> Verdict:
+    """`text` judged as a value of the setting, without raising."""
+    try:
+        return Verdict(NAME, text, check(parse(text)))
+    except InvalidSetting as exc:
+        return Verdict(NAME, text, None, exc.reason, exc.suggestion)
+
+
+def explain(text: str) -> str:
+    """A sentence for people: `text` is allowed, or what is wrong with it and what to write instead."""
+    verdict, shown = validate(text), text.strip()
+    if verdict.ok:
+        return f"{NAME} = {shown} is allowed ({LOW}..{HIGH} in steps of {STEP})"
+    instead = "a whole number" if verdict.suggestion is None else format(verdict.suggestion)
+    return f"{NAME} = {shown} is not allowed: {verdict.problem}; write {instead}"
 
 
 def format(value: int) -> str:
@@ -530,12 +807,41 @@ def describe() -> str:
 
 def choices(limit: int = 10) -> list[int]:
     """The first `limit` allowed values, smallest first."""
-    return list(range(LOW, HIGH + 1, STEP))[:limit]
+    return list(range(LOW, HIGH + 1, STEP)[:limit])
 
 
 def scaled(value: int, percent: int) -> int:
     """`value` grown (or shrunk) by `percent` %, then brought back into range."""
     return clamp(value + value * percent // 100)
+
+
+def schema() -> dict[str, object]:
+    """The setting as a JSON Schema property (what editors and validators read)."""
+    out: dict[str, object] = {"type": "integer", "minimum": LOW, "maximum": HIGH, "default": DEFAULT,
+                              "description": describe()}
+    if LOW % STEP == 0:  # JSON Schema counts multiples from 0, the setting from LOW
+        out["multipleOf"] = STEP
+    return out
+
+
+def diff(old: int, new: int) -> str:
+    """A change as people read it, '$unit: <old> -> <new> (<signed difference>)'; '' for none."""
+    if old == new:
+        return ""
+    return f"{NAME}: {format(old)} -> {format(new)} ({new - old:+d})"
+
+
+def ramp(current: int, target: int) -> list[int]:
+    """The values a change from `current` to `target` passes through, each at most MAX_JUMP from
+    the one before, the last one `target`; [] when there is nothing to change."""
+    value, target = check(current), check(target)
+    out = []
+    while value != target:
+        jump = min(MAX_JUMP, abs(target - value))
+        value += jump if target > value else -jump
+        out.append(value)
+    return out
+
 '''
 
 README = '''\
@@ -552,6 +858,11 @@ doc = $parse("[server]\\nport = 8080\\n")
 print(doc.$lookup("server.port"))   # 8080
 print($dump(doc), end="")
 ```
+
+`$pkg.settings` checks a section against the known settings: `read_all(doc, "app", os.environ)`
+(environment variables `<PACKAGE>_<SETTING>` win), `report` and `unknown` say what is wrong and on
+which line, `fix` repairs it, `sample` writes a file of defaults, `schema` a JSON Schema, and
+`plan` / `rollouts` change values in stages.
 
 Run the tests with `python -m pytest -q`.
 '''
@@ -790,9 +1101,12 @@ def test_flatten_and_missing():
     assert missing(doc, ["a.x", "a.q", "b.c.y"]) == ["a.q"]
 
 #@area settings
+import json
 import pytest
-from $pkg import $parse
-from $pkg.errors import ValueFormatError
+from $pkg import $dump, $parse
+from $pkg.errors import InvalidSetting, ValueFormatError
+from $pkg.query import changes
+from $pkg import settings
 from $pkg.settings import SETTINGS, problems, read_all, setting
 #@test visible
 def test_every_setting_is_listed():
@@ -819,6 +1133,147 @@ def test_settings_from_a_document():
     values = read_all($parse("[app]\\n"), "app")
     assert values[name] == module.DEFAULT
     assert len(problems(doc, "app")) == 1
+#@test visible
+def test_setting_errors_say_what_is_allowed():
+    module = setting($unit_names[0])
+    name, low, high = module.NAME, module.LOW, module.HIGH
+    with pytest.raises(InvalidSetting) as info:
+        module.check(high + 1)
+    assert str(info.value) == f"{name}: {high + 1} is outside {low}..{high} (nearest allowed: {high})"
+    verdict = module.validate(str(high + 1))
+    assert (verdict.setting, verdict.value, verdict.suggestion, verdict.ok) == (name, None, high, False)
+    assert module.validate("many").suggestion is None
+#@test visible
+def test_sample_document_reads_back_as_the_defaults():
+    text = settings.sample("app")
+    doc = $parse(text)
+    assert read_all(doc, "app") == read_all($parse(""), "app")
+    assert problems(doc, "app") == [] and settings.unknown(doc, "app") == []
+    assert f"# {setting($unit_names[0]).describe()}" in text.splitlines()
+#@test
+def test_nearest_allowed_value():
+    for name in $unit_names[:2]:
+        module = setting(name)
+        low, high, step, nearest = module.LOW, module.HIGH, module.STEP, module.nearest
+        allowed = range(low, low + 8 * step, step)
+        for value in range(low - 1, low + step + 2):
+            assert nearest(value) == min(allowed, key=lambda a: (abs(a - value), -a)), value
+        assert nearest(high + 5) == high == module.clamp(high + 5)
+#@test
+def test_validate_and_explain():
+    module = setting($unit_names[1])
+    name, low, high, step, default = module.NAME, module.LOW, module.HIGH, module.STEP, module.DEFAULT
+    good = module.format(default)
+    verdict = module.validate(good)
+    assert (verdict.setting, verdict.text, verdict.value, verdict.problem, verdict.suggestion) == (name, good, default, "", None)
+    assert verdict.ok and module.explain(f" {good} ") == f"{name} = {good} is allowed ({low}..{high} in steps of {step})"
+    assert module.explain(str(high + 1)) == (f"{name} = {high + 1} is not allowed: {high + 1} is outside "
+                                             f"{low}..{high}; write {module.format(high)}")
+    assert module.explain("lots").endswith("; write a whole number")
+    for text in ("--5", "\\u00b2", "0x10"):
+        assert module.problems(text) == [f"{name}: not a number: {text!r}"]
+#@test
+def test_write_and_read_entry():
+    module = setting($unit_names[2])
+    name, high = module.NAME, module.HIGH
+    doc = $parse(f"[app]\\n{name} = {module.format(module.LOW)}\\n")
+    assert module.read_entry(doc, "app").line == 2 and module.read_entry(doc, "other") is None
+    assert module.write(doc, "app", high).line == 2 and module.read(doc, "app") == high
+    module.write(doc, "new", module.DEFAULT)
+    assert $parse($dump(doc)).as_dict()["new"] == {name: module.format(module.DEFAULT)}
+    with pytest.raises(InvalidSetting):
+        module.write(doc, "app", high + 1)
+    assert module.read(doc, "app") == high
+#@test
+def test_environment_overrides_the_document():
+    first, second = $unit_names[:2]
+    one = setting(first)
+    low, high = one.LOW, one.HIGH
+    variable, other = settings.environ_name(first), settings.environ_name(second)
+    assert variable == f"{'$pkg'.upper()}_{first.upper()}" and other == f"{'$pkg'.upper()}_{second.upper()}"
+    doc = $parse(f"[app]\\n{first} = {one.format(low)}\\n")
+    values = read_all(doc, "app", {variable: one.format(high), other: "  "})
+    assert (values[first], values[second]) == (high, setting(second).DEFAULT)
+    assert read_all(doc, "app")[first] == low
+    with pytest.raises(InvalidSetting):
+        read_all(doc, "app", {variable: "lots"})
+#@test
+def test_ramp_and_rollout():
+    module = setting($unit_names[-1])
+    name, low, high, default = module.NAME, module.LOW, module.HIGH, module.DEFAULT
+    stages, jump = module.ramp(low, high), module.MAX_JUMP
+    assert stages[-1] == high and len(stages) > 1
+    assert all(0 < b - a <= jump for a, b in zip([low, *stages], stages))
+    assert module.ramp(high, low)[-1] == low and module.ramp(default, default) == []
+    rollout = settings.Rollout(name, low, high)
+    assert rollout.state == "planned" and rollout.advance() == stages[0] and rollout.state == "running"
+    while rollout.state == "running":
+        rollout.advance()
+    assert rollout.progress() == f"{name}: stage {len(stages)} of {len(stages)}, at {module.format(high)} (done)"
+    for step in (rollout.advance, rollout.rollback):
+        with pytest.raises(InvalidSetting):
+            step()
+    again = settings.Rollout(name, low, high)
+    again.advance()
+    assert again.rollback() == low and again.state == "rolled back"
+    with pytest.raises(InvalidSetting):
+        again.advance()
+    assert settings.Rollout(name, default, default).state == "done"
+#@test
+def test_schema_and_help():
+    full = settings.schema("app")
+    assert full["additionalProperties"] is False and sorted(full["properties"]) == sorted($unit_names)
+    module = setting($unit_names[0])
+    name, low, high, step, default = module.NAME, module.LOW, module.HIGH, module.STEP, module.DEFAULT
+    prop = full["properties"][name]
+    assert (prop["minimum"], prop["maximum"], prop["default"], prop["description"]) == (low, high, default, module.describe())
+    assert all(value % prop.get("multipleOf", 1) == 0 for value in range(low, low + 5 * step, step))
+    text = settings.help_all()
+    lines = settings.help_for(name).splitlines()
+    assert text.count("\\n\\n") == len(SETTINGS) - 1 and "\\n".join(lines) in text
+    assert lines[0] == module.describe() and lines[1] == f"  written as: {name} = {module.format(default)}"
+    assert f"  the environment variable {settings.ENV_PREFIX}_{name.upper()} overrides the document" in lines
+#@test
+def test_report_unknown_keys_and_fix():
+    first, second = $unit_names[:2]
+    one, two = setting(first), setting(second)
+    high = one.HIGH
+    doc = $parse(f"[app]\\n{first} = {high + 1}\\n{second} = plenty\\n{first}x = 1\\nqqqq = 2\\n")
+    expected = [f"line 2: {one.explain(str(high + 1))}", f"line 3: {two.explain('plenty')}"]
+    assert sorted(settings.report(doc, "app")) == sorted(expected)
+    assert settings.unknown(doc, "app") == [f"{first}x: no such setting; did you mean {first}?", "qqqq: no such setting"]
+    made = settings.fix(doc, "app")
+    expected = [f"{first}: '{high + 1}' -> '{one.format(high)}'", f"{second}: 'plenty' -> '{two.format(two.DEFAULT)}'"]
+    assert sorted(made) == sorted(expected)
+    assert problems(doc, "app") == [] and settings.report(doc, "app") == [] and settings.fix(doc, "app") == []
+    assert read_all(doc, "app")[first] == high
+#@test
+def test_export_and_load():
+    values = read_all($parse("[app]\\n"), "app")
+    assert settings.load(settings.export(values)) == values
+    data = json.loads(settings.export(values))
+    assert data["version"] == 1 and [row["name"] for row in data["settings"]] == sorted(values)
+    name = $unit_names[0]
+    for bad in ("nope", "[]", '{"version": 2, "settings": []}', json.dumps({"version": 1, "settings": [{"name": "qqqq"}]})):
+        with pytest.raises(ValueFormatError):
+            settings.load(bad)
+    for value in (setting(name).HIGH + 1, True, "1", None):
+        with pytest.raises(InvalidSetting):
+            settings.load(json.dumps({"version": 1, "settings": [{"name": name, "value": value}]}))
+#@test
+def test_plan_rollouts_and_changelog():
+    name = $unit_names[0]
+    module = setting(name)
+    low, high = module.format(module.LOW), module.format(module.HIGH)
+    old = $parse(f"[app]\\n{name} = {low}\\nmode = fast\\n")
+    new = $parse(f"[app]\\n{name} = {high}\\nmode = safe\\nextra = 1\\n")
+    assert settings.plan(old, new, "app") == {name: module.ramp(module.LOW, module.HIGH)}
+    assert [(n, r.state) for n, r in settings.rollouts(old, new, "app").items()] == [(name, "planned")]
+    change = f"{name}: {low} -> {high} (+{module.HIGH - module.LOW})"
+    assert module.diff(module.LOW, module.HIGH) == change
+    assert settings.changelog(old, new, "app") == [change, "mode: fast -> safe", "extra: (unset) -> 1"]
+    assert changes(old, new) == {f"app.{name}": (low, high), "app.mode": ("fast", "safe"), "app.extra": (None, "1")}
+    assert settings.plan(old, old, "app") == {} and settings.changelog(old, old, "app") == []
 '''
 
 KIND = ProjectKind(

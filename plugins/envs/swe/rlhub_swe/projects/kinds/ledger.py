@@ -410,11 +410,17 @@ def loads(text: str) -> $Ledger:
 '''
 
 CHANNELS_INDEX = '''\
-"""Sales channels by name: each module of this package is one channel."""
+"""Sales channels by name: each module of this package is one channel.
+
+Across channels: quotes and the cheapest channel for an amount, the channel that earns most on an
+order, every channel's terms, orders read from a channel's export, and invoices with the fee shared
+over an order's lines.
+"""
 
 from __future__ import annotations
 
 from ..errors import ChannelError
+from ..money import $format_amount
 $unit_imports
 
 CHANNELS = {
@@ -438,21 +444,67 @@ def quote(name: str, amount: int) -> dict[str, int]:
 def cheapest(amount: int) -> str:
     """The channel that keeps the lowest fee on `amount` (ties: by name)."""
     return min(sorted(CHANNELS), key=lambda n: CHANNELS[n].fee(amount))
+
+
+def best_margin(unit_cost: int, unit_price: int, quantity: int = 1) -> tuple[str, int]:
+    """(channel, margin): the channel that earns most on `quantity` units sold at `unit_price` and
+    bought at `unit_cost` (ties: by name), among the channels that take such an order."""
+    amount = unit_price * quantity
+    options = [(-CHANNELS[n].margin(unit_cost, unit_price, quantity), n) for n in CHANNELS
+               if CHANNELS[n].accepts(quantity, amount)]
+    if not options:
+        raise ChannelError(f"no channel takes {quantity} units at {$format_amount(unit_price)} each")
+    loss, name = min(options)
+    return name, -loss
+
+
+def terms_table() -> list[dict[str, object]]:
+    """Every channel's terms, by name."""
+    return [CHANNELS[name].terms() for name in sorted(CHANNELS)]
+
+
+def read_orders(name: str, text: str) -> list[tuple[int, int]]:
+    """Channel `name`'s order export, a 'QUANTITY x PRICE' line per order (blank lines and '#'
+    comments skipped), as (quantity, amount) orders; ChannelError names the line that is wrong."""
+    channel = get_channel(name)
+    orders = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            orders.append(channel.parse_order(line))
+        except ChannelError as exc:
+            raise ChannelError(f"line {number}: {exc}") from None
+    return orders
+
+
+def invoice(name: str, lines: list[tuple[str, int]]) -> list[tuple[str, int, int]]:
+    """An order of (sku, amount) lines on channel `name`, line by line: (sku, share of the channel's
+    fee, what the seller keeps); the shares add up to the fee on the whole order."""
+    channel = get_channel(name)
+    total = sum(amount for _, amount in lines)
+    shares = channel.fee_shares(total, [amount for _, amount in lines])
+    return [(sku, share, amount - share) for (sku, amount), share in zip(lines, shares, strict=True)]
 '''
 
 UNIT = '''\
-"""The $unit sales channel: its fees, limits and settlement."""
+"""The $unit sales channel: its fees, limits and settlement, the orders it exports, and what
+selling through it earns."""
 
 from __future__ import annotations
 
-from ..errors import ChannelError
-from ..money import apply_rate, $format_amount
+import re
+
+from ..errors import ChannelError, FormatError
+from ..money import apply_rate, $allocate, $format_amount, $parse_amount
 
 NAME = "$unit"
 FEE_PERCENT = $fee_pct
 FIXED_FEE = $fixed_fee
 MIN_ORDER = $min_order
 MAX_QUANTITY = $max_qty
+REFUNDS_FEE = $refunds_fee  # whether the fee comes back when an order is returned
+_ORDER_LINE = re.compile(r"\\s*([0-9]+)\\s*[xX]\\s*(\\S.*?)\\s*")
 
 
 def fee(amount: int) -> int:
@@ -494,7 +546,7 @@ def settle(orders: list[tuple[int, int]]) -> dict[str, object]:
     return {"channel": NAME, "gross": gross, "fees": fees, "net": gross - fees, "refused": refused}
 
 
-def refund(amount: int, fee_refunded: bool = $refunds_fee) -> int:
+def refund(amount: int, fee_refunded: bool = REFUNDS_FEE) -> int:
     """What the seller pays back on a returned order of `amount` cents (the fee comes back too
     when the channel refunds it)."""
     if amount <= 0:
@@ -558,6 +610,47 @@ def describe() -> str:
     if MIN_ORDER:
         parts.append(f"minimum {$format_amount(MIN_ORDER)}")
     return f"{NAME}: " + ", ".join(parts) + f", up to {MAX_QUANTITY} units"
+
+
+def terms() -> dict[str, object]:
+    """The channel's terms as data."""
+    return {"name": NAME, "fee_percent": FEE_PERCENT, "fixed_fee": FIXED_FEE, "min_order": MIN_ORDER,
+            "max_quantity": MAX_QUANTITY, "refunds_fee": REFUNDS_FEE}
+
+
+def parse_order(text: str) -> tuple[int, int]:
+    """'3 x 12.50' (units x unit price, a line of the channel's order export) -> (3, 3750), an
+    order the channel takes; ChannelError says what is wrong with any other line."""
+    match = _ORDER_LINE.fullmatch(text)
+    if not match:
+        raise ChannelError(f"{NAME}: expected 'QUANTITY x PRICE', got {text!r}")
+    try:
+        unit_price = $parse_amount(match.group(2))
+    except FormatError:
+        raise ChannelError(f"{NAME}: not a price: {match.group(2)!r}") from None
+    quantity = int(match.group(1))
+    check(quantity, quantity * unit_price)
+    return quantity, quantity * unit_price
+
+
+def fee_shares(amount: int, weights: list[int]) -> list[int]:
+    """The fee on an order of `amount` cents shared over its lines in proportion to `weights` (each
+    line's amount, say): the shares add up to the fee exactly. No lines, no shares."""
+    if not weights:
+        return []
+    return $allocate(fee(amount), weights)
+
+
+def margin(unit_cost: int, unit_price: int, quantity: int = 1) -> int:
+    """What `quantity` units sold at `unit_price` earn over their cost once the fee is paid (cents,
+    negative for a loss)."""
+    return net(unit_price * quantity) - unit_cost * quantity
+
+
+def price_for(unit_cost: int, margin_percent: int = 0) -> int:
+    """The lowest price of one unit that keeps `margin_percent` % over `unit_cost` after the fee
+    (-1 when no price below 10**7 cents does)."""
+    return break_even(unit_cost + apply_rate(unit_cost, margin_percent))
 '''
 
 README = '''\
@@ -578,6 +671,10 @@ receive_order(ledger, catalog, [("A-100", 40)])
 ledger.issue("A-100", 5)
 print(ledger.$balance("A-100"))    # 35
 ```
+
+Every sales channel reads its own order exports (`channels.read_orders`, one `3 x 12.50` line per
+order), shares its fee over an order's lines (`channels.invoice`) and says what a sale earns
+(`channels.best_margin`).
 
 Run the tests with `python -m pytest -q`.
 '''
@@ -886,6 +983,7 @@ def test_storage_refuses_garbage():
 
 #@area channels
 import pytest
+from $pkg import channels
 from $pkg.channels import CHANNELS, cheapest, get_channel, quote
 from $pkg.errors import ChannelError
 #@test visible
@@ -936,6 +1034,49 @@ def test_channel_settle_and_quote():
     assert cheapest(10000) in CHANNELS
     with pytest.raises(ChannelError):
         get_channel("no-such-channel")
+#@test visible
+def test_terms_table():
+    table = channels.terms_table()
+    assert [row["name"] for row in table] == sorted($unit_names)
+    channel = get_channel(table[0]["name"])
+    assert (table[0]["fee_percent"], table[0]["max_quantity"]) == (channel.FEE_PERCENT, channel.MAX_QUANTITY)
+    assert channel.refund(1000) == (1000 if table[0]["refunds_fee"] else channel.net(1000))
+#@test
+def test_channel_order_lines():
+    name = $unit_names[0]
+    channel = get_channel(name)
+    assert channel.parse_order("3 x 25.00") == (3, 7500)
+    assert channel.parse_order(" 3X25 $CURRENCY ") == (3, 7500)
+    for bad in ("3 x", "x 25", "three x 25", "3 x 2.505", "3 x 25 x 2", "0 x 25", f"{channel.MAX_QUANTITY + 1} x 25"):
+        with pytest.raises(ChannelError):
+            channel.parse_order(bad)
+    assert channels.read_orders(name, "# exported\\n2 x 30.00\\n\\n  1 x 99\\n") == [(2, 6000), (1, 9900)]
+    with pytest.raises(ChannelError, match="^line 2: "):
+        channels.read_orders(name, "1 x 30\\nlots\\n")
+#@test
+def test_invoice_shares_the_fee():
+    lines = [("A1", 7000), ("B2", 2000), ("C3", 1000)]
+    for name in $unit_names[:2]:
+        rows = channels.invoice(name, lines)
+        assert [sku for sku, _, _ in rows] == ["A1", "B2", "C3"]
+        assert sum(share for _, share, _ in rows) == get_channel(name).fee(10000)
+        assert all(share + kept == amount for (_, share, kept), (_, amount) in zip(rows, lines))
+        assert rows[0][1] >= rows[1][1] >= rows[2][1]
+    assert channels.invoice(name, []) == [] and get_channel(name).fee_shares(500, []) == []
+#@test
+def test_margins_and_prices():
+    for name in $unit_names[-2:]:
+        channel = get_channel(name)
+        assert channel.margin(1000, 3000, 2) == channel.net(6000) - 2000
+        price = channel.price_for(1000, 20)
+        assert channel.net(price) >= 1200 > channel.net(price - 1)
+        assert channel.price_for(1000) == channel.break_even(1000)
+    name, best = channels.best_margin(1000, 3000, 2)  # every channel takes 2 units for 60.00: the best keeps the lowest fee
+    assert name == cheapest(6000) and best == get_channel(name).net(6000) - 2000
+#@test catches=sign
+def test_no_channel_takes_the_order():
+    with pytest.raises(ChannelError, match=r"^no channel takes 1000000 units at 30\\.00 each"):
+        channels.best_margin(1000, 3000, 10**6)
 '''
 
 KIND = ProjectKind(
