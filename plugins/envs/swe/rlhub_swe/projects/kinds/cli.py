@@ -1075,6 +1075,19 @@ def csv_row(task) -> dict[str, str]:
             "done": "yes" if task.done else "no", "note": task.note}
 
 
+def digest(title: str, groups: dict[str, list]) -> str:
+    """Markdown: '# title', then for each group that has tasks a '## Name (N)' heading over their
+    checklist (`checklist_line`), in the order given. `import` reads the tasks back (it skips the
+    headings)."""
+    lines = [f"# {title}"]
+    for name, tasks in groups.items():
+        if tasks:
+            lines += ["", f"## {name[:1].upper()}{name[1:]} ({len(tasks)})", *(checklist_line(task) for task in tasks)]
+    if len(lines) == 1:
+        lines += ["", "Nothing here."]
+    return "\n".join(lines)
+
+
 def checklist_line(task) -> str:
     words = [f"- [{'x' if task.done else ' '}]", task.title]
     if task.priority != 1:
@@ -1160,7 +1173,7 @@ def _from_markdown(text: str, where: str) -> list[dict]:
 '''
 
 REPORT = r'''"""Counting tasks: how many are open, done, overdue and due soon, and how they fall into groups
-(by tag, priority or state): what `stats` prints."""
+(by tag, priority, state or due date): what `stats` prints."""
 
 from __future__ import annotations
 
@@ -1170,8 +1183,9 @@ from .dates import week_bounds
 from .formatting import Column, plural, progress_bar, table
 from .model import PRIORITIES, priority_name
 
-GROUPINGS = ("tag", "priority", "state")
+GROUPINGS = ("tag", "priority", "state", "due")
 NO_TAG = "(untagged)"
+DUE_GROUPS = ("overdue", "today", "this week", "later", "no date", "done")
 
 
 def group(tasks, key, into: dict | None = None) -> dict:  #@if:bug.group_default: def group(tasks, key, into: dict | None = {}) -> dict:
@@ -1184,6 +1198,20 @@ def group(tasks, key, into: dict | None = None) -> dict:  #@if:bug.group_default
     return groups
 
 
+def due_group(task, today: date) -> str:
+    """When a task is due, as one of DUE_GROUPS: 'done' for a finished task; 'this week' up to
+    Sunday of today's week, 'later' after it."""
+    if task.done:
+        return "done"
+    if task.due is None:
+        return "no date"
+    if task.due < today:
+        return "overdue"
+    if task.due == today:
+        return "today"
+    return "this week" if task.due <= week_bounds(today)[1] else "later"
+
+
 def grouping(by: str, today: date):
     """The key function of a grouping: a task -> the names of its groups."""
     if by == "tag":
@@ -1192,14 +1220,18 @@ def grouping(by: str, today: date):
         return lambda task: [priority_name(task.priority)]
     if by == "state":
         return lambda task: ["done" if task.done else "overdue" if task.is_overdue(today) else "open"]
+    if by == "due":
+        return lambda task: [due_group(task, today)]
     raise ValueError(f"unknown grouping {by!r} (use one of: {', '.join(GROUPINGS)})")
 
 
 def counts(tasks, by: str, today: date) -> dict[str, int]:
-    """{group: number of tasks}; priorities from urgent down, other groups largest first (then by name)."""
+    """{group: number of tasks}; priorities from urgent down, due dates soonest first (DUE_GROUPS),
+    other groups largest first (then by name)."""
     groups = group(tasks, grouping(by, today))
-    if by == "priority":
-        return {name: len(groups[name]) for name in reversed(PRIORITIES) if name in groups}
+    if by in ("priority", "due"):
+        order = reversed(PRIORITIES) if by == "priority" else DUE_GROUPS
+        return {name: len(groups[name]) for name in order if name in groups}
     return {name: len(items) for name, items in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
 
 
@@ -1529,10 +1561,10 @@ def register(subparsers) -> None:
     unset.add_argument("key", metavar="KEY")
     p.set_defaults(run=cmd_config, action="list")
 
-    p = subparsers.add_parser("stats", help="counts: open, done, overdue; by tag, priority or state",
-                              description="Count the tasks that match every FILTER. example: stats --by tag")
+    p = subparsers.add_parser("stats", help="counts: open, done, overdue; by tag, priority, state or due date",
+                              description="Count the tasks that match every FILTER. example: stats --by due +work")
     _filters(p)
-    p.add_argument("--by", choices=GROUPINGS, help="also count by tag, priority or state")
+    p.add_argument("--by", choices=GROUPINGS, help="also count by tag, priority, state or due date")
     p.set_defaults(run=cmd_stats)
 
     p = subparsers.add_parser("tags", help="every tag in use and its open tasks")
@@ -1612,12 +1644,17 @@ def main(argv=None, *, environ=None, today: date | None = None) -> int:
 '''
 
 VIEWS_INDEX = r'''"""Saved views: each module of this package is a ready-made listing with its own tag, order and
-length, run as its own subcommand (`$pkg <view>`); `views` shows them all."""
+length, run as its own subcommand (`$pkg <view>`). `views` shows them all; `views --check` finds
+fault with their settings, `views --commands` prints the `list` command of each, `views --digest`
+prints each as Markdown, and `views --why ID` says which views hold a task."""
 
 from __future__ import annotations
 
+from ..commands import task_ids
 from ..errors import UsageError
-from ..formatting import Column, table
+from ..filters import SORT_KEYS
+from ..formatting import COLUMNS, Column, plural, table
+from ..model import PRIORITIES, clean_tag
 $unit_imports
 
 VIEWS = {
@@ -1632,6 +1669,48 @@ def view(name: str):
         raise UsageError(f"no view {name!r} (views: {', '.join(sorted(VIEWS))})") from None
 
 
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check(module) -> list[str]:
+    """What is wrong with a view module's settings, one message each (none: they are fine)."""
+    name, found = module.NAME, []
+    try:
+        tag = clean_tag(module.TAG)
+    except UsageError as exc:
+        found.append(f"{name}: TAG: {exc}")
+    else:
+        if tag != module.TAG:
+            found.append(f"{name}: TAG must be written as tags are stored, {tag!r}, not {module.TAG!r}")
+    if module.SORT not in SORT_KEYS:
+        found.append(f"{name}: SORT must be one of {', '.join(SORT_KEYS)}, got {module.SORT!r}")
+    if not _whole(module.LIMIT) or module.LIMIT < 1:
+        found.append(f"{name}: LIMIT must be a whole number, 1 or more, got {module.LIMIT!r}")
+    if not _whole(module.MIN_PRIORITY) or not 0 <= module.MIN_PRIORITY < len(PRIORITIES):
+        found.append(f"{name}: MIN_PRIORITY must be from 0 to {len(PRIORITIES) - 1}, got {module.MIN_PRIORITY!r}")
+    if not isinstance(module.SHOW_DONE, bool):
+        found.append(f"{name}: SHOW_DONE must be True or False, got {module.SHOW_DONE!r}")
+    if not module.COLUMNS or any(column not in COLUMNS for column in module.COLUMNS):
+        found.append(f"{name}: COLUMNS must name one or more of {', '.join(COLUMNS)}, got {module.COLUMNS!r}")
+    return found
+
+
+def problems() -> dict[str, list[str]]:
+    """Every view's problems (views without any left out)."""
+    found = {}
+    for name in sorted(VIEWS):
+        issues = check(VIEWS[name])
+        if issues:
+            found[name] = issues
+    return found
+
+
+def which(task, today) -> list[str]:
+    """The names of the views that hold `task`."""
+    return [name for name in sorted(VIEWS) if VIEWS[name].matches(task, today)]
+
+
 def overview(tasks, today) -> list[dict]:
     """Every view's summary, by name."""
     tasks = list(tasks)
@@ -1639,6 +1718,26 @@ def overview(tasks, today) -> list[dict]:
 
 
 def run_views(args, ctx) -> int:
+    if args.check:
+        found = problems()
+        for issues in found.values():
+            for issue in issues:
+                ctx.out(issue)
+        count = sum(len(issues) for issues in found.values())
+        ctx.out(f"{plural(len(VIEWS), 'view')} checked: {plural(count, 'problem') if count else 'no problems'}")
+        return 1 if found else 0
+    if args.commands:
+        for name in sorted(VIEWS):
+            ctx.out(f"{name}: {VIEWS[name].command_line()}")
+        return 0
+    if args.why is not None:
+        task = ctx.store.$find(task_ids([args.why])[0])
+        for name in sorted(VIEWS):
+            ctx.out(VIEWS[name].why(task, ctx.today))
+        return 0
+    if args.digest:
+        ctx.out("\n\n".join(VIEWS[name].digest(ctx.store.tasks, ctx.today) for name in sorted(VIEWS)))
+        return 0
     rows = [[s["view"], str(s["matching"]), str(s["overdue"]), VIEWS[s["view"]].describe()]
             for s in overview(ctx.store.tasks, ctx.today)]
     columns = [Column("view", "View"), Column("matching", "Tasks", "right"), Column("overdue", "Late", "right"),
@@ -1649,7 +1748,14 @@ def run_views(args, ctx) -> int:
 
 def register(subparsers) -> None:
     """A subcommand for every view, and `views` to list them."""
-    p = subparsers.add_parser("views", help="the saved views: what each shows and how many tasks it holds")
+    p = subparsers.add_parser("views", help="the saved views: what each shows and how many tasks it holds",
+                              description="The saved views: what each shows, how many tasks it holds and how many "
+                                          "are late. example: views --why 3")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--check", action="store_true", help="find fault with every view's settings (exit 1 if any)")
+    what.add_argument("--commands", action="store_true", help="the `list` command that shows each view's tasks")
+    what.add_argument("--digest", action="store_true", help="every view as Markdown checklists")
+    what.add_argument("--why", metavar="ID", help="say which views hold task ID, and why the others do not")
     p.set_defaults(run=run_views)
     for name in sorted(VIEWS):
         module = VIEWS[name]
@@ -1658,13 +1764,22 @@ def register(subparsers) -> None:
         p.set_defaults(run=module.run)
 '''
 
-UNIT = r'''"""The `$unit` view: the tasks tagged `+$unit` (priority $min_priority or more), in $sort order, at most $limit."""
+UNIT = r'''"""The `$unit` view: the tasks tagged `+$unit` (priority $min_priority or more), in $sort order, at most $limit.
+
+`$pkg $unit` prints them as a table (`--limit N` for more or fewer, `--relative` for due dates as
+'in 3 days'); `--digest` prints them as Markdown checklists under a heading for when they are due
+(overdue, today, this week, later, no date, done), and `--why ID` says why a task is in the view
+or not. `command_line()` is the `list` command that shows the same tasks.
+"""
 
 from __future__ import annotations
 
+from ..commands import task_ids
+from ..exchange import digest as markdown
 from ..filters import limit, sort_tasks
 from ..formatting import plural, render_tasks
 from ..model import priority_name
+from ..report import DUE_GROUPS, due_group
 
 NAME = "$unit"
 TAG = "$unit"
@@ -1675,11 +1790,43 @@ SHOW_DONE = $show_done
 COLUMNS = ("id", "pri", "due", "title")
 
 
+def reasons(task, today=None) -> list[str]:
+    """Why `task` is not in this view, one reason each (none: it is)."""
+    found = []
+    if task.done and not SHOW_DONE:
+        found.append("it is done (the view shows open tasks)")
+    if not task.has_tag(TAG):
+        found.append(f"it is not tagged +{TAG}")
+    if task.priority < MIN_PRIORITY:
+        found.append(f"its priority, {priority_name(task.priority)}, is below {priority_name(MIN_PRIORITY)}")
+    return found
+
+
 def matches(task, today=None) -> bool:
     """Whether `task` belongs in this view."""
-    if task.done and not SHOW_DONE:
-        return False
-    return task.has_tag(TAG) and task.priority >= MIN_PRIORITY
+    return not reasons(task, today)
+
+
+def why(task, today=None) -> str:
+    """'#3 is in $unit', or '#3 is not in $unit: ' and every reason."""
+    found = reasons(task, today)
+    return f"#{task.id} is in {NAME}" if not found else f"#{task.id} is not in {NAME}: " + "; ".join(found)
+
+
+def filter_words() -> list[str]:
+    """The filter words of `list` that choose this view's tasks."""
+    words = ["+" + TAG]
+    if MIN_PRIORITY:
+        words.append("pri>=" + priority_name(MIN_PRIORITY))
+    if not SHOW_DONE:
+        words.append("is:open")
+    return words
+
+
+def command_line() -> str:
+    """The `list` command that shows what this view shows, in its order and length."""
+    words = ["list", *filter_words(), "--sort", SORT, "--limit", str(LIMIT), "--columns", ",".join(COLUMNS)]
+    return " ".join(words + (["--all"] if SHOW_DONE else []))
 
 
 def select(tasks, today=None, count: int | None = LIMIT) -> list:
@@ -1689,6 +1836,21 @@ def select(tasks, today=None, count: int | None = LIMIT) -> list:
 
 def overdue(tasks, today) -> list:
     return [task for task in tasks if matches(task, today) and task.is_overdue(today)]
+
+
+def due_groups(tasks, today) -> dict[str, list]:
+    """All of the view's tasks, in its order, by when they are due (report.DUE_GROUPS, in that
+    order; empty groups left out)."""
+    groups: dict[str, list] = {}
+    for task in select(tasks, today, None):
+        groups.setdefault(due_group(task, today), []).append(task)
+    return {name: groups[name] for name in DUE_GROUPS if name in groups}
+
+
+def digest(tasks, today) -> str:
+    """The view as Markdown: a checklist under a heading per due group (what `--digest` prints)."""
+    groups = due_groups(tasks, today)
+    return markdown(f"{NAME}: {plural(sum(len(found) for found in groups.values()), 'task')}", groups)
 
 
 def describe() -> str:
@@ -1706,9 +1868,17 @@ def summary(tasks, today) -> dict:
 def add_arguments(parser) -> None:
     parser.add_argument("--limit", "-n", type=int, metavar="N", help=f"at most N tasks (default {LIMIT}; 0: all)")
     parser.add_argument("--relative", action="store_true", help="due dates as 'in 3 days'")
+    parser.add_argument("--digest", action="store_true", help="Markdown checklists, by when the tasks are due")
+    parser.add_argument("--why", metavar="ID", help="say why task ID is in this view or not")
 
 
 def run(args, ctx) -> int:
+    if args.why is not None:
+        ctx.out(why(ctx.store.$find(task_ids([args.why])[0]), ctx.today))
+        return 0
+    if args.digest:
+        ctx.out(digest(ctx.store.tasks, ctx.today))
+        return 0
     count = LIMIT if args.limit is None else args.limit
     every = select(ctx.store.tasks, ctx.today, None)
     shown = limit(every, count)
@@ -1747,7 +1917,8 @@ Completed #1: Buy milk
 | `export [FILTER...] [--format json,csv,md] [--output PATH]` | write tasks out |
 | `import PATH [--format json,csv,md]` | add the tasks of a file (new ids) |
 | `config [list,path,get KEY,set KEY VALUE,unset KEY]` | settings |
-| `stats [FILTER...] [--by tag,priority,state]`, `tags`, `views` | counts |
+| `stats [FILTER...] [--by tag,priority,state,due]`, `tags` | counts |
+| `views [--check,--commands,--digest,--why ID]`, `VIEW [--limit N] [--digest] [--why ID]` | saved views |
 
 Every command has `--help`. Exit codes: 0 done, 1 could not (unknown task, unreadable file),
 2 a command line that does not make sense.
@@ -1758,6 +1929,16 @@ Dates: `2024-05-01`, `today`, `tomorrow`, `yesterday`, a weekday (`fri`: the nex
 `+3d`, `-2w`, `+1m` (calendar months). Filters (all must match): `+work` or `tag:work`,
 `notag:work`, `pri>=high`, `due<=+7d`, `due:none`, `id>3`, `is:open`/`is:done`/`is:overdue`, and
 any other word must appear in the title.
+
+## Views
+
+Each saved view lists the tasks of one tag (`$pkg work`), with its own order, length and least
+priority, finished tasks left out or not. `$pkg work --digest` prints the view as Markdown checklists under a heading for when the
+tasks are due (overdue, today, this week, later, no date), which `import` reads back;
+`$pkg work --why 3` says why task 3 is in the view or not (`#3 is not in work: it is not tagged
++work`). `views` counts every view's tasks, `views --why 3` asks every view about one task,
+`views --commands` prints the `list` command that shows what each view shows, and `views --check`
+finds fault with the views' settings (exit 1 when there is any).
 
 ## Settings
 
@@ -2450,7 +2631,7 @@ def test_guess_format():
 #@area report
 from datetime import date
 from $pkg.model import $Task
-from $pkg.report import counts, group, render_stats, summary
+from $pkg.report import counts, due_group, group, render_stats, summary
 TODAY = date(2024, 3, 15)
 def five(): return [$Task(1, "a", 2, ["work"], date(2024, 3, 14)), $Task(2, "b", 1, ["work", "home"], TODAY), $Task(3, "c", 1, [], date(2024, 3, 17)), $Task(4, "d", 3, ["home"], date(2024, 3, 11), done=True), $Task(5, "e", 0, ["work"], date(2024, 3, 18))]
 #@test visible
@@ -2476,6 +2657,17 @@ def test_render_stats_by_tag():
     text = render_stats(five(), TODAY, by="tag")
     assert render_stats(five(), TODAY, by="tag") == text
     assert text.splitlines()[3:] == ["", "Tag         Tasks", "work            3", "home            2", "(untagged)      1"]
+#@test catches=group_default
+def test_counts_by_due_date():
+    for _ in range(2):
+        assert list(counts(five(), "due", TODAY).items()) == [("overdue", 1), ("today", 1), ("this week", 1), ("later", 1), ("done", 1)]
+    assert list(counts(five()[:2] + [$Task(6, "f")], "due", TODAY)) == ["overdue", "today", "no date"]
+#@test
+def test_due_groups():
+    tasks = five() + [$Task(6, "f"), $Task(7, "g", due=date(2024, 3, 11))]
+    assert [due_group(t, TODAY) for t in tasks] == ["overdue", "today", "this week", "done", "later", "no date", "overdue"]
+    assert due_group($Task(8, "h", due=date(2024, 3, 10)), date(2024, 3, 10)) == "today"
+    assert due_group($Task(9, "i", due=date(2024, 3, 11)), date(2024, 3, 10)) == "later"
 
 #@area cli
 import json
@@ -2703,6 +2895,15 @@ def test_stats_by_tag_twice(tmp_path, capsys):
     for _ in range(2):
         assert run(tmp_path, "stats", "--by", "tag") == 0
         assert capsys.readouterr().out.splitlines()[-3:] == ["Tag  Tasks", "x        2", "y        1"]
+#@test catches=group_default
+def test_stats_by_due_date(tmp_path, capsys):
+    run(tmp_path, "add", "late", "--due", "yesterday")
+    run(tmp_path, "add", "next week", "--due", "+7d")
+    run(tmp_path, "add", "undated")
+    capsys.readouterr()
+    for _ in range(2):
+        assert run(tmp_path, "stats", "--by", "due") == 0
+        assert capsys.readouterr().out.splitlines()[3:] == ["", "Due      Tasks", "overdue      1", "later        1", "no date      1"]
 #@test
 def test_tags_command(tmp_path, capsys):
     run(tmp_path, "add", "a", "+x", "+y")
@@ -2740,8 +2941,10 @@ import pytest
 from datetime import date
 from $pkg.cli import main
 from $pkg.errors import UsageError
-from $pkg.model import $Task
-from $pkg.views import VIEWS, overview, view
+from $pkg.exchange import import_tasks
+from $pkg.filters import parse_query
+from $pkg.model import PRIORITIES, $Task
+from $pkg.views import VIEWS, check, overview, problems, view, which
 TODAY = date(2024, 3, 15)
 def run(tmp_path, *argv, environ=None): return main(["--file", str(tmp_path / "tasks.json"), "--config", str(tmp_path / "rc.ini"), "--today", "2024-03-15", *argv], environ=environ or {})
 #@test visible
@@ -2809,6 +3012,122 @@ def test_overview_and_describe():
     mine = [r for r in rows if r["view"] == name][0]
     assert (mine["matching"], mine["overdue"]) == (1, 1)
     assert "+" + name in view(name).describe()
+#@test visible
+def test_a_view_says_why():
+    name = $unit_names[0]
+    module = view(name)
+    assert module.why($Task(1, "mine", 3, [name]), TODAY) == f"#1 is in {name}"
+    assert module.why($Task(2, "other", 3, ["zzz"]), TODAY) == f"#2 is not in {name}: it is not tagged +{name}"
+#@test
+def test_reasons_name_every_miss():
+    for name in $unit_names:
+        module = view(name)
+        low = $Task(3, "low", 0, ["zzz"], done=True)
+        found = module.reasons(low, TODAY)
+        assert len(found) == (not module.SHOW_DONE) + 1 + (module.MIN_PRIORITY > 0), (name, found)
+        assert f"it is not tagged +{name}" in found
+        assert (f"its priority, low, is below {PRIORITIES[module.MIN_PRIORITY]}" in found) == (module.MIN_PRIORITY > 0)
+        assert ("it is done (the view shows open tasks)" in found) == (not module.SHOW_DONE)
+        assert module.matches(low, TODAY) is False and module.reasons($Task(4, "mine", 3, [name]), TODAY) == []
+        assert which($Task(4, "mine", 3, [name]), TODAY) == [name]
+#@test
+def test_filter_words_choose_the_same_tasks():
+    for name in $unit_names:
+        module = view(name)
+        tasks = [$Task(i, f"t{i}", i % 4, [name] if i % 3 else ["zzz"], done=i % 5 == 0) for i in range(1, 21)]
+        query = parse_query(module.filter_words(), TODAY)
+        assert [t.id for t in query.apply(tasks)] == [t.id for t in tasks if module.matches(t, TODAY)], name
+#@test
+def test_the_list_command_of_a_view_shows_the_same(tmp_path, capsys):
+    name = $unit_names[0]
+    module = view(name)
+    for title, pri in (("first", "urgent"), ("second", "low"), ("third", "high"), ("fourth", "normal")):
+        run(tmp_path, "add", title, "+" + name, "--pri", pri, "--due", "+2d")
+    run(tmp_path, "add", "other", "+zzz", "--pri", "urgent")
+    run(tmp_path, "done", "2")
+    capsys.readouterr()
+    run(tmp_path, name)
+    shown = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("(")]
+    assert run(tmp_path, *module.command_line().split()) == 0
+    assert [line for line in capsys.readouterr().out.splitlines() if not line.startswith("(")] == shown
+    assert len(shown) >= 2 and any(line.endswith("first") for line in shown) and not any(line.endswith("other") for line in shown)
+#@test visible
+def test_digest_groups_by_due_date():
+    name = $unit_names[0]
+    module = view(name)
+    tasks = [$Task(1, "late", 3, [name], date(2024, 3, 10)), $Task(2, "soon", 3, [name], date(2024, 3, 16)), $Task(3, "whenever", 3, [name])]
+    assert module.digest(tasks, TODAY).splitlines() == [
+        f"# {name}: 3 tasks", "", "## Overdue (1)", f"- [ ] late !urgent due:2024-03-10 +{name}", "",
+        "## This week (1)", f"- [ ] soon !urgent due:2024-03-16 +{name}", "", "## No date (1)", f"- [ ] whenever !urgent +{name}"]
+#@test
+def test_due_groups_follow_the_view():
+    for name in $unit_names[:4]:
+        module = view(name)
+        tasks = [$Task(1, "a", 3, [name], date(2024, 3, 20)), $Task(2, "b", 3, [name], TODAY),
+                 $Task(3, "c", 3, [name], date(2024, 3, 1), done=True), $Task(4, "d", 3, ["zzz"], TODAY), $Task(5, "e", 3, [name], date(2024, 3, 17))]
+        groups = {group: [t.id for t in found] for group, found in module.due_groups(tasks, TODAY).items()}
+        expected = {"today": [2], "this week": [5], "later": [1], **({"done": [3]} if module.SHOW_DONE else {})}
+        assert groups == expected and list(groups) == [g for g in ("today", "this week", "later", "done") if g in expected]
+        assert module.digest(tasks[3:4], TODAY).splitlines() == [f"# {name}: 0 tasks", "", "Nothing here."]
+#@test
+def test_a_digest_imports_back():
+    name = $unit_names[1]
+    module = view(name)
+    tasks = [$Task(i, f"task {i}", 3, [name, "x"], date(2024, 3, 10 + i)) for i in range(1, 6)]
+    items = import_tasks(module.digest(tasks, TODAY), "md")
+    assert sorted(item["title"] for item in items) == [f"task {i}" for i in range(1, 6)]
+    assert all(item["tags"] == [name, "x"] and item["priority"] == 3 and not item["done"] for item in items)
+    assert sorted(item["due"] for item in items) == [t.due for t in tasks]
+#@test
+def test_view_digest_and_why_commands(tmp_path, capsys):
+    name = $unit_names[-1]
+    run(tmp_path, "add", "Pay rent", "+" + name, "--pri", "urgent", "--due", "yesterday")
+    run(tmp_path, "add", "Other", "+zzz", "--pri", "urgent")
+    capsys.readouterr()
+    assert run(tmp_path, name, "--digest") == 0
+    assert capsys.readouterr().out.splitlines() == [f"# {name}: 1 task", "", "## Overdue (1)", f"- [ ] Pay rent !urgent due:2024-03-14 +{name}"]
+    assert run(tmp_path, name, "--why", "2") == 0
+    assert capsys.readouterr().out == f"#2 is not in {name}: it is not tagged +{name}\n"
+    assert run(tmp_path, name, "--why", "#1") == 0
+    assert capsys.readouterr().out == f"#1 is in {name}\n"
+    assert (run(tmp_path, name, "--why", "9"), run(tmp_path, name, "--why", "x")) == (1, 2)
+    assert "no task #9" in capsys.readouterr().err
+#@test
+def test_view_settings_are_checked(monkeypatch):
+    assert problems() == {}
+    assert [check(view(name)) for name in $unit_names] == [[] for _ in $unit_names]
+    module = view($unit_names[0])
+    for setting, value, words in (("SORT", "colour", "SORT must be one of id, priority"), ("LIMIT", 0, "LIMIT must be a whole number"),
+                                  ("LIMIT", True, "LIMIT must be"), ("TAG", "Work Stuff", "TAG: not a tag"),
+                                  ("TAG", "+Work", "TAG must be written as tags are stored, 'work'"),
+                                  ("MIN_PRIORITY", 4, "MIN_PRIORITY must be from 0 to 3"), ("SHOW_DONE", "yes", "SHOW_DONE must be"),
+                                  ("COLUMNS", ("id", "colour"), "COLUMNS must name"), ("COLUMNS", (), "COLUMNS must name")):
+        with monkeypatch.context() as patched:
+            patched.setattr(module, setting, value)
+            found = check(module)
+            assert len(found) == 1 and found[0].startswith(module.NAME + ": ") and words in found[0], (setting, found)
+            assert problems() == {module.NAME: found}
+#@test
+def test_views_check_commands_digest_and_why(tmp_path, capsys, monkeypatch):
+    first, count = $unit_names[0], len($unit_names)
+    assert run(tmp_path, "views", "--check") == 0
+    assert capsys.readouterr().out == f"{count} views checked: no problems\n"
+    with monkeypatch.context() as patched:
+        patched.setattr(view(first), "SORT", "colour")
+        assert run(tmp_path, "views", "--check") == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{first}: SORT must be one of") and lines[1:] == [f"{count} views checked: 1 problem"]
+    assert run(tmp_path, "views", "--commands") == 0
+    assert capsys.readouterr().out.splitlines() == [f"{n}: {view(n).command_line()}" for n in sorted($unit_names)]
+    run(tmp_path, "add", "Mine", "+" + first, "--pri", "urgent")
+    capsys.readouterr()
+    assert run(tmp_path, "views", "--why", "1") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if " is in " in line] == [f"#1 is in {first}"] and len(lines) == count
+    assert run(tmp_path, "views", "--digest") == 0
+    out = capsys.readouterr().out
+    assert out.count("# ") - out.count("## ") == count and f"- [ ] Mine !urgent +{first}" in out
+    assert run(tmp_path, "views", "--check", "--digest") == 2
 '''
 
 KIND = ProjectKind(

@@ -67,6 +67,12 @@ class UnknownPolicy($Error, KeyError):
 
 class NoProgress($Error, RuntimeError):
     """The scheduler's loop stopped moving: time did not advance and no job ran."""
+
+
+class PolicyError($Error, ValueError):
+    """A policy setting, an override or a job payload that a policy does not accept. The message
+    names the policy (and the file or line it came from, when there is one), the setting or field,
+    and what it takes."""
 '''
 
 CLOCK = r'''"""Clocks. The limiters and the scheduler read time only through one of these, so that a
@@ -1282,11 +1288,15 @@ class Replay:
                 "max_delay": max(self.delays, default=0.0)}
 
 
+def _made(limiter, clock):
+    return parse_limits(limiter, clock) if isinstance(limiter, str) else limiter(clock)
+
+
 def replay(limiter, times: list[float], start: float = 0.0) -> Replay:
     """Each request time in `times` asks for 1. `limiter`: a limit spec ('token:5/s@10', see
     limits.parse_limits) or a function of a clock returning a fresh limiter."""
     clock = $FakeClock(start)
-    made = parse_limits(limiter, clock) if isinstance(limiter, str) else limiter(clock)
+    made = _made(limiter, clock)
     out = Replay()
     for t in sorted(times):
         if t < start:
@@ -1299,14 +1309,177 @@ def replay(limiter, times: list[float], start: float = 0.0) -> Replay:
         else:
             out.refused.append(t)
     return out
+
+
+def drain_time(limiter, count: int) -> float:
+    """Seconds from `count` requests arriving at once until the last of them is let through, each
+    waiting its turn (`Limiter.wait`); `limiter` as for `replay`. No time passes: a fake clock."""
+    if count < 0:
+        raise ValueError(f"a backlog is 0 requests or more, got {count}")
+    clock = $FakeClock()
+    made = _made(limiter, clock)
+    for _ in range(count):
+        made.wait()
+    return clock.now()
 '''
 
-POLICIES_INDEX = r'''"""Job policies by name: each module of this package sets one kind of job's rate limit, retries,
-deadline and priority."""
+POLICY = r'''"""What every job policy shares. A module of `$pkg.policies` declares its settings (DEFAULTS) and
+the fields of its jobs' payloads (FIELDS), and calls these: its settings and their overrides
+checked, with errors that name the policy and the setting; its limit written as a limit spec;
+payloads checked and read from text; a job's history told in the policy's terms; its health.
+
+A payload's FIELDS map each field to what it holds: "text" (not blank), or (LOW, HIGH) for a
+whole number from LOW to HIGH.
+"""
 
 from __future__ import annotations
 
-from ..errors import UnknownPolicy
+from .errors import PolicyError, RateFormatError
+from .limits import ALGORITHMS, BURSTABLE
+from .rates import format_duration, format_rate, $parse_rate
+
+SETTINGS = ("rate", "algorithm", "burst", "priority", "attempts", "base_delay", "max_delay", "deadline")
+WHOLE = (("burst", 1), ("priority", 0), ("attempts", 1))  # whole-number settings and their least value
+SECONDS = ("base_delay", "max_delay", "deadline")
+HEALTH = ("idle", "healthy", "degraded", "failing")
+
+
+def whole(value) -> bool:
+    """An int that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def seconds(value) -> bool:
+    """A finite number of seconds, 0 or more."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < float("inf")
+
+
+def check_settings(policy: str, defaults: dict, overrides: dict) -> dict:
+    """`defaults` with `overrides` applied, every value checked; PolicyError names `policy`, the
+    setting and what it takes."""
+    unknown = sorted(set(overrides) - set(SETTINGS))
+    if unknown:
+        raise PolicyError(f"{policy}: unknown setting {unknown[0]!r} (settings: {', '.join(SETTINGS)})")
+    values = {**defaults, **overrides}
+    if not isinstance(values["rate"], str):
+        raise PolicyError(f"{policy}: rate must be text such as '10/s' or '5 per 2h', got {values['rate']!r}")
+    try:
+        count = $parse_rate(values["rate"]).count
+    except RateFormatError as exc:
+        raise PolicyError(f"{policy}: rate: {exc}") from None
+    if count < 1:
+        raise PolicyError(f"{policy}: rate must let at least 1 job through a period, got {values['rate']!r}")
+    if values["algorithm"] not in ALGORITHMS:
+        raise PolicyError(f"{policy}: algorithm must be one of {', '.join(sorted(ALGORITHMS))}, got {values['algorithm']!r}")
+    for key, least in WHOLE:
+        if not whole(values[key]) or values[key] < least:
+            raise PolicyError(f"{policy}: {key} must be a whole number, {least} or more, got {values[key]!r}")
+    for key in SECONDS:
+        if not seconds(values[key]):
+            raise PolicyError(f"{policy}: {key} must be a number of seconds, 0 or more, got {values[key]!r}")
+    return values
+
+
+def limit_spec(settings: dict) -> str:
+    """Checked settings' limit as `limits.parse_limits` reads it: 'token:5/s@10', 'window:100/min'."""
+    room = f"@{settings['burst']}" if settings["algorithm"] in BURSTABLE else ""
+    return f"{settings['algorithm']}:{format_rate($parse_rate(settings['rate']))}{room}"
+
+
+def payload_problems(policy: str, payload, fields: dict) -> list[str]:
+    """What is wrong with a job's payload for a policy with these `fields`, one message each
+    (none: it is right): a missing or unknown field, a value of the wrong kind or out of range."""
+    if not isinstance(payload, dict):
+        return [f"{policy}: a payload is an object with {', '.join(fields)}, got {type(payload).__name__}"]
+    found = [f"{policy}: the payload has no {field!r}" for field in fields if field not in payload]
+    found += [f"{policy}: unknown payload field {field!r} (fields: {', '.join(fields)})"
+              for field in sorted(map(str, payload)) if field not in fields]
+    for field, kind in fields.items():
+        if field not in payload:
+            continue
+        value = payload[field]
+        if kind == "text":
+            if not isinstance(value, str) or not value.strip():
+                found.append(f"{policy}: {field} must be text that is not blank, got {value!r}")
+        elif not (whole(value) and kind[0] <= value <= kind[1]):
+            found.append(f"{policy}: {field} must be a whole number from {kind[0]} to {kind[1]}, got {value!r}")
+    return found
+
+
+def read_payload(policy: str, text: str, fields: dict) -> dict:
+    """A payload as a job file writes it, 'FIELD=VALUE ...', with the number fields read as
+    numbers; PolicyError for a word that is not FIELD=VALUE, a field given twice, or a payload
+    that `payload_problems` finds fault with."""
+    payload: dict = {}
+    for word in text.split():
+        field, sep, value = word.partition("=")
+        if not sep or not field:
+            raise PolicyError(f"{policy}: expected FIELD=VALUE in the payload, got {word!r}")
+        if field in payload:
+            raise PolicyError(f"{policy}: the payload gives {field} twice")
+        number = fields.get(field) != "text" and value.lstrip("-").isdigit()
+        payload[field] = int(value) if number else value
+    return require_payload(policy, payload, fields)
+
+
+def require_payload(policy: str, payload, fields: dict) -> dict:
+    """`payload` when it is right, else PolicyError naming every problem `payload_problems` finds."""
+    found = payload_problems(policy, payload, fields)
+    if found:
+        raise PolicyError("; ".join(found))
+    return payload
+
+
+def tell(policy: str, job, settings: dict) -> list[str]:
+    """What happened to `job`, a line an event ('1.5s: attempt 2 of 3'), in the terms of a policy
+    with these (checked) settings."""
+    lines = []
+    for when, event in job.history:
+        if event == "queued":
+            text = f"queued ({policy}, priority {job.priority})"
+        elif event == "throttled":
+            text = f"held back: the {settings['algorithm']} limit of {settings['rate']} was reached"
+        elif event == "shaped":
+            text = f"admitted, waiting for its turn ({settings['rate']} at an even pace)"
+        elif event.startswith("attempt "):
+            text = f"{event} of {settings['attempts']}"
+        elif event.startswith("retry at "):
+            text = f"failed; next attempt in {format_duration(float(event.rsplit(' ', 1)[1]) - when)}"
+        elif event.startswith("expired") and job.deadline is not None:
+            text = f"{event} (deadline {format_duration(job.deadline)})"
+        else:
+            text = event
+        lines.append(f"{format_duration(when)}: {text}")
+    return lines
+
+
+def health(share: float | None, healthy: float) -> str:
+    """One of HEALTH from the share of finished jobs that were done (None: none finished yet):
+    'healthy' from `healthy` up, 'failing' at 0, 'degraded' in between."""
+    if share is None:
+        return "idle"
+    if share >= healthy:
+        return "healthy"
+    return "failing" if share == 0 else "degraded"
+'''
+
+POLICIES_INDEX = r'''"""Job policies by name: each module of this package sets one kind of job's rate limit, retries,
+deadline, priority and payload.
+
+    configure(scheduler)                        every policy's limiter and retries, as written
+    configure(scheduler, overrides=load_overrides(text, "policies.json"))
+                                                the same, with a config file's changes
+    submit_lines(scheduler, text, "jobs.txt")   jobs from a file, one a line
+    explain(scheduler, job_id)                  what happened to a job, in its policy's terms
+    health(scheduler)                           how each policy's jobs fare
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import PolicyError, UnknownPolicy
+from ..rates import format_duration
 $unit_imports
 
 POLICIES = {
@@ -1325,15 +1498,86 @@ def names() -> list[str]:
     return sorted(POLICIES)
 
 
-def configure(scheduler, only: list[str] | None = None) -> list[str]:
+def load_overrides(text: str, where: str = "<overrides>") -> dict[str, dict]:
+    """Changes to the policies' settings from JSON text (`{"login": {"rate": "10/min", "attempts": 2}}`),
+    each checked by its policy; PolicyError names `where`, the policy and the setting."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PolicyError(f"{where}: not JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise PolicyError(f"{where}: expected an object of policies, got {type(data).__name__}")
+    for name, changes in data.items():
+        if name not in POLICIES:
+            raise PolicyError(f"{where}: no policy {name!r} (policies: {', '.join(names())})")
+        if not isinstance(changes, dict):
+            raise PolicyError(f"{where}: {name}: expected an object of settings, got {type(changes).__name__}")
+        try:
+            POLICIES[name].settings(**changes)
+        except PolicyError as exc:
+            raise PolicyError(f"{where}: {exc}") from None
+    return data
+
+
+def export_settings(only: list[str] | None = None) -> str:
+    """Every policy's settings (or those of `only`) as JSON, in the form `load_overrides` reads."""
+    chosen = names() if only is None else [policy(name).NAME for name in only]
+    return json.dumps({name: POLICIES[name].settings() for name in chosen}, indent=2) + "\n"
+
+
+def configure(scheduler, only: list[str] | None = None, overrides: dict[str, dict] | None = None) -> list[str]:
     """Give `scheduler` each policy's limiter (on the scheduler's clock) and retry policy, or only
-    those of `only`; the names configured."""
+    those of `only`; `overrides`: {policy: {setting: value}} (see load_overrides). The names configured."""
+    overrides = overrides or {}
+    unknown = sorted(set(overrides) - set(POLICIES))
+    if unknown:
+        raise UnknownPolicy(unknown[0])
     chosen = sorted(POLICIES) if only is None else [policy(name).NAME for name in only]
     for name in chosen:
-        module = POLICIES[name]
-        scheduler.set_limit(name, module.limiter(scheduler.clock))
-        scheduler.set_retry(name, module.retry_policy())
+        module, changes = POLICIES[name], overrides.get(name, {})
+        scheduler.set_limit(name, module.limiter(scheduler.clock, **changes))
+        scheduler.set_retry(name, module.retry_policy(**changes))
     return chosen
+
+
+def submit_lines(scheduler, text: str, where: str = "<jobs>") -> list[str]:
+    """Jobs from text, one a line: `POLICY NAME [FIELD=VALUE ...]` (the payload; '#' starts a
+    comment). Every line is checked before any job is submitted; the jobs' ids, in order."""
+    planned = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split(None, 2)
+        if len(words) < 2:
+            raise PolicyError(f"{where}:{number}: expected POLICY NAME [FIELD=VALUE ...], got {line!r}")
+        if words[0] not in POLICIES:
+            raise PolicyError(f"{where}:{number}: no policy {words[0]!r} (policies: {', '.join(names())})")
+        module = POLICIES[words[0]]
+        try:
+            payload = module.parse_payload(words[2]) if len(words) > 2 else None
+        except PolicyError as exc:
+            raise PolicyError(f"{where}:{number}: {exc}") from None
+        planned.append((module, words[1], payload))
+    return [module.send(scheduler, name, payload=payload) for module, name, payload in planned]
+
+
+def explain(scheduler, job_id: str, overrides: dict[str, dict] | None = None) -> str:
+    """What happened to a job, a line an event, in its policy's terms: `overrides` as `configure`
+    was given them, so that the story names the settings the scheduler ran with. UnknownJob for an
+    id the scheduler never saw; a job of no known policy gets its bare history."""
+    job = scheduler.job(job_id)
+    module = POLICIES.get(job.policy)
+    if module is not None:
+        events = module.explain(job, **(overrides or {}).get(job.policy, {}))
+    else:
+        events = [f"{format_duration(when)}: {event}" for when, event in job.history]
+    return "\n".join([f"{job.id}: {job.state} after {job.attempts} attempt(s)", *events])
+
+
+def health(scheduler) -> dict[str, str]:
+    """Each policy's health in `scheduler`'s stats: 'idle', 'healthy', 'degraded' or 'failing'."""
+    return {name: POLICIES[name].health(scheduler.stats) for name in sorted(POLICIES)}
 
 
 def problems() -> dict[str, list[str]]:
@@ -1355,15 +1599,25 @@ def table() -> str:
     return "\n".join(POLICIES[name].describe() for name in sorted(POLICIES))
 '''
 
-UNIT = r'''"""The `$unit` policy: at most $limit/$period ($algorithm limiter), up to $attempts attempts a job."""
+UNIT = r'''"""The `$unit` policy: at most $limit/$period ($algorithm limiter), up to $attempts attempts a job.
+
+Jobs of this policy run at priority $priority (lower numbers run first) and carry a payload of two
+fields: `$key_field` (text) and `$size_field` (a whole number from 0 to $max_size). A failed attempt
+is retried after an exponential backoff from BASE_DELAY seconds, at most MAX_DELAY; a job with a
+DEADLINE (seconds after it falls due; 0: none) is given up once that has passed.
+
+`settings(rate="10/min", attempts=2)` checks changes to these settings and returns them all;
+`limiter`, `retry_policy`, `job`, `send`, `backlog_time` and `explain` take the same changes.
+"""
 
 from __future__ import annotations
 
 from ..jobs import $Job
-from ..limits import make_limiter
+from ..limits import BURSTABLE, parse_limits
+from ..policy import check_settings, health as judge, limit_spec, payload_problems, read_payload, require_payload, tell
 from ..rates import Rate, format_duration, $parse_rate
 from ..retry import RetryPolicy
-from ..simulate import replay, steady
+from ..simulate import drain_time, replay, steady
 
 NAME = "$unit"
 RATE = "$limit/$period"
@@ -1374,30 +1628,66 @@ MAX_ATTEMPTS = $attempts
 BASE_DELAY = $base_delay
 MAX_DELAY = $max_delay
 DEADLINE = $deadline  # seconds after a job is due; 0: none
+FIELDS = {"$key_field": "text", "$size_field": (0, $max_size)}  # a job's payload
+HEALTHY = $healthy  # the least share of finished jobs done for the policy to count as healthy
+DEFAULTS = {"rate": RATE, "algorithm": ALGORITHM, "burst": BURST, "priority": PRIORITY, "attempts": MAX_ATTEMPTS,
+            "base_delay": BASE_DELAY, "max_delay": MAX_DELAY, "deadline": DEADLINE}
 
 
-def rate() -> Rate:
-    return $parse_rate(RATE)
+def settings(**overrides) -> dict:
+    """Every setting as plain data (what `policies.export_settings` writes), `overrides` checked and applied."""
+    return check_settings(NAME, DEFAULTS, overrides)
 
 
-def limiter(clock=None):
-    """A fresh limiter for this policy (room for BURST with the bucket algorithms)."""
-    return make_limiter(ALGORITHM, rate(), clock, burst=BURST if ALGORITHM in ("token", "leaky") else None)
+def rate(**overrides) -> Rate:
+    return $parse_rate(settings(**overrides)["rate"])
 
 
-def retry_policy() -> RetryPolicy:
-    return RetryPolicy(max_attempts=MAX_ATTEMPTS, base_delay=BASE_DELAY, max_delay=MAX_DELAY)
+def spec(**overrides) -> str:
+    """The limit as a limit spec: '$algorithm:$limit/$period', with '@BURST' for the bucket algorithms."""
+    return limit_spec(settings(**overrides))
 
 
-def job(name: str, action=None, now: float = 0.0, payload=None) -> $Job:
+def limiter(clock=None, **overrides):
+    """A fresh limiter for this policy (room for its burst with the bucket algorithms)."""
+    return parse_limits(spec(**overrides), clock)
+
+
+def retry_policy(**overrides) -> RetryPolicy:
+    chosen = settings(**overrides)
+    return RetryPolicy(max_attempts=chosen["attempts"], base_delay=chosen["base_delay"], max_delay=chosen["max_delay"])
+
+
+def check_payload(payload) -> list[str]:
+    """What is wrong with a job's payload, one message each (none: it is right)."""
+    return payload_problems(NAME, payload, FIELDS)
+
+
+def parse_payload(text: str) -> dict:
+    """'$key_field=ann $size_field=12' -> a checked payload."""
+    return read_payload(NAME, text, FIELDS)
+
+
+def _prepare(payload, overrides: dict) -> dict:
+    chosen = settings(**overrides)
+    if payload is not None:
+        require_payload(NAME, payload, FIELDS)
+    return chosen
+
+
+def job(name: str, action=None, now: float = 0.0, payload=None, **overrides) -> $Job:
     """A job of this policy due at `now`, given up DEADLINE seconds later (never if DEADLINE is 0)."""
-    return $Job(name, action, policy=NAME, priority=PRIORITY, run_at=now,
-                deadline=now + DEADLINE if DEADLINE else None, payload=payload)
+    chosen = _prepare(payload, overrides)
+    deadline = chosen["deadline"]
+    return $Job(name, action, policy=NAME, priority=chosen["priority"], run_at=now,
+                deadline=now + deadline if deadline else None, payload=payload)
 
 
-def send(scheduler, name: str, action=None) -> str:
+def send(scheduler, name: str, action=None, payload=None, **overrides) -> str:
     """Submit a job of this policy to `scheduler`, due now; its id."""
-    return scheduler.$submit(name, action, policy=NAME, priority=PRIORITY, deadline=DEADLINE or None)
+    chosen = _prepare(payload, overrides)
+    return scheduler.$submit(name, action, policy=NAME, priority=chosen["priority"], deadline=chosen["deadline"] or None,
+                             payload=payload)
 
 
 def delays() -> list[float]:
@@ -1415,6 +1705,21 @@ def admitted(seconds: float, per_second: float) -> int:
     return len(replay(limiter, steady(per_second, seconds)).admitted)
 
 
+def backlog_time(count: int, **overrides) -> float:
+    """Seconds until the last of `count` jobs due at once may start, at this policy's pace."""
+    return drain_time(lambda clock: limiter(clock, **overrides), count)
+
+
+def explain(job, **overrides) -> list[str]:
+    """What happened to `job`, a line an event, in this policy's terms."""
+    return tell(NAME, job, settings(**overrides))
+
+
+def health(stats) -> str:
+    """'idle', 'healthy' (at least HEALTHY of its finished jobs done), 'degraded' or 'failing'."""
+    return judge(stats.success_rate(NAME), HEALTHY)
+
+
 def problems() -> list[str]:
     """What is questionable in these settings, one message each."""
     found = []
@@ -1430,7 +1735,7 @@ def problems() -> list[str]:
 
 
 def describe() -> str:
-    room = f", burst {BURST}" if ALGORITHM in ("token", "leaky") else ""
+    room = f", burst {BURST}" if ALGORITHM in BURSTABLE else ""
     deadline = f", deadline {format_duration(DEADLINE)}" if DEADLINE else ""
     return f"{NAME}: {RATE} ({ALGORITHM}{room}), priority {PRIORITY}, {MAX_ATTEMPTS} attempt(s){deadline}"
 '''
@@ -1448,7 +1753,7 @@ Rate limiters and a job scheduler, with a fake clock that makes both exact and i
   each within its policy's limiter; failures are retried with exponential backoff
   (`$pkg.retry`, `$pkg.backoff`) and jobs past their deadline are given up.
 - **Policies** (`$pkg.policies`): $unit_count job policies, one module each, with their rate,
-  retries, priority and deadline; `configure(scheduler)` installs them all.
+  retries, priority, deadline and payload; `configure(scheduler)` installs them all (see below).
 - **Simulation** (`$pkg.simulate`): replay a request trace against a limiter in no time.
 
 ```python
@@ -1462,6 +1767,39 @@ for n in range(5):
 s.run_until(10)
 print(s.stats.summary()["done"])   # 5: two at once, then one every half second
 ```
+
+## Policies
+
+Each module of `$pkg.policies` is one kind of job: its rate limit, algorithm and burst, priority,
+attempts and backoff, deadline, and the payload its jobs carry (`FIELDS`: a text field and a
+number with its range). What they share lives in `$pkg.policy`.
+
+- `policy("login").settings(rate="10/min")` returns every setting with the changes applied, each
+  checked: a `PolicyError` names the policy, the setting and what it takes
+  (`login: burst must be a whole number, 1 or more, got 0`). `limiter`, `retry_policy`, `job`,
+  `send`, `backlog_time` and `explain` take the same changes.
+- `load_overrides(text, "policies.json")` reads changes for several policies from JSON
+  (`{"login": {"rate": "10/min", "attempts": 2}}`), and `configure(scheduler, overrides=...)`
+  installs them; `export_settings()` writes every policy's settings in that form.
+- `submit_lines(scheduler, text, "jobs.txt")` submits jobs written one a line,
+  `POLICY NAME FIELD=VALUE ...` (`#` starts a comment); every line is checked first, and an error
+  names the file and line (`jobs.txt:3: login: the payload has no 'user'`).
+- `explain(scheduler, job_id)` tells what happened to a job in its policy's terms:
+
+  ```
+  second#2: done after 2 attempt(s)
+  0s: queued (login, priority 1)
+  0s: held back: the token limit of 1/s was reached
+  1s: attempt 1 of 3
+  1s: failed; next attempt in 1s
+  2s: attempt 2 of 3
+  2s: done
+  ```
+
+- `health(scheduler)` says how each policy's jobs fare: `idle` (none finished), `healthy` (at
+  least the policy's `HEALTHY` share done), `degraded` or `failing` (none done).
+- `policy("login").backlog_time(50)`: how long 50 jobs due at once take to start, at the
+  policy's pace (`simulate.drain_time`, on a fake clock).
 
 Run the tests with `python -m pytest -q`.
 '''
@@ -2262,10 +2600,13 @@ def test_replay_a_leaky_bucket():
     assert replay("leaky:4/s", []).summary()["admitted_share"] is None
 
 #@area policies
+import json
 import pytest
 from $pkg import $FakeClock, $Scheduler, backoff
-from $pkg.errors import UnknownPolicy
-from $pkg.policies import POLICIES, by_priority, configure, names, policy, problems, table
+from $pkg.errors import PolicyError, UnknownPolicy
+from $pkg.limits import parse_limits
+from $pkg.policies import POLICIES, by_priority, configure, explain, export_settings, health, load_overrides, names, policy, problems, submit_lines, table
+from $pkg.stats import Stats
 #@test visible
 def test_every_policy_is_listed():
     assert sorted(POLICIES) == sorted($unit_names)
@@ -2336,6 +2677,221 @@ def test_policies_by_priority_and_table():
     assert sorted(order) == names()
     assert [policy(n).PRIORITY for n in order] == sorted(policy(n).PRIORITY for n in order)
     assert table().splitlines() == [policy(n).describe() for n in names()]
+#@test visible
+def test_policy_settings_as_a_limit_spec():
+    clock = $FakeClock()
+    for name in $unit_names[:3]:
+        module = policy(name)
+        chosen = module.settings()
+        assert (chosen["rate"], chosen["algorithm"], chosen["attempts"]) == (module.RATE, module.ALGORITHM, module.MAX_ATTEMPTS)
+        room = f"@{module.BURST}" if module.ALGORITHM in ("token", "leaky") else ""
+        assert module.spec() == f"{module.ALGORITHM}:{module.RATE}{room}"
+        assert parse_limits(module.spec(), clock).capacity == (module.BURST if room else module.rate().count)
+#@test
+def test_policy_overrides_are_applied():
+    clock = $FakeClock()
+    for name in $unit_names:
+        module = policy(name)
+        assert module.settings() == module.DEFAULTS
+        assert module.settings(rate="7 per 2 min")["rate"] == "7 per 2 min"
+        assert module.spec(rate="7 per 2 min", algorithm="token", burst=3) == "token:7/2min@3"
+        assert module.spec(rate="90/60s", algorithm="counter") == "counter:90/min"
+        made = module.limiter(clock, rate="2/s", algorithm="window")
+        assert (made.name, made.capacity, made.rate.period) == ("window", 2, 1.0)
+        retry = module.retry_policy(attempts=2, base_delay=0.5, max_delay=4.0)
+        assert (retry.max_attempts, retry.base_delay, retry.max_delay) == (2, 0.5, 4.0)
+        job = module.job("x", now=5.0, priority=0, deadline=10)
+        assert (job.policy, job.priority, job.deadline) == (name, 0, 15.0)
+        assert module.job("y", now=5.0, deadline=0).deadline is None
+#@test
+def test_bad_overrides_name_the_setting():
+    module = policy($unit_names[0])
+    for changes, words in (({"colour": "red"}, "unknown setting 'colour'"), ({"rate": "fast"}, "rate: not a rate"),
+                           ({"rate": 10}, "rate must be text"), ({"rate": "0/s"}, "at least 1 job"),
+                           ({"algorithm": "magic"}, "algorithm must be one of counter, leaky, token, window"),
+                           ({"burst": 0}, "burst must be a whole number, 1 or more"), ({"attempts": True}, "attempts must be"),
+                           ({"priority": 1.5}, "priority must be"), ({"base_delay": -1}, "base_delay must be a number of seconds"),
+                           ({"deadline": float("nan")}, "deadline must be"), ({"max_delay": "5"}, "max_delay must be")):
+        with pytest.raises(PolicyError) as info:
+            module.settings(**changes)
+        assert str(info.value).startswith(module.NAME + ": ") and words in str(info.value), (changes, str(info.value))
+    with pytest.raises(PolicyError):
+        module.limiter(algorithm="magic")
+    with pytest.raises(ValueError):
+        module.send($Scheduler($FakeClock()), "x", rate="")
+#@test visible
+def test_payloads_are_checked():
+    module = policy($unit_names[0])
+    key, size = list(module.FIELDS)
+    assert module.check_payload({key: "ann", size: 3}) == []
+    assert module.check_payload({key: "ann"}) == [f"{module.NAME}: the payload has no {size!r}"]
+    with pytest.raises(PolicyError):
+        module.job("x", payload={key: "", size: 1})
+#@test
+def test_every_payload_problem_is_named():
+    for name in $unit_names:
+        module = policy(name)
+        key, size = list(module.FIELDS)
+        top = module.FIELDS[size][1]
+        assert module.check_payload({key: "a", size: 0}) == [] and module.check_payload({key: "a", size: top}) == []
+        for payload, count in (({key: "a", size: top + 1}, 1), ({key: "a", size: -1}, 1), ({key: "a", size: True}, 1),
+                               ({key: "a", size: "3"}, 1), ({key: " ", size: 1}, 1), ({key: 7, size: 1}, 1), ({}, 2),
+                               ({key: "a", size: 1, "extra": 1, "more": 2}, 2), ({size: 10 ** 9}, 2)):
+            found = module.check_payload(payload)
+            assert len(found) == count and all(m.startswith(name + ": ") for m in found), (payload, found)
+        assert module.check_payload(["a"]) == [f"{name}: a payload is an object with {key}, {size}, got list"]
+        assert f"must be a whole number from 0 to {top}, got {top + 1}" in module.check_payload({key: "a", size: top + 1})[0]
+#@test
+def test_payloads_from_text():
+    for name in $unit_names[:5]:
+        module = policy(name)
+        key, size = list(module.FIELDS)
+        assert module.parse_payload(f"{key}=ann {size}=7") == {key: "ann", size: 7}
+        assert module.parse_payload(f" {size}=0   {key}=b-2 ") == {size: 0, key: "b-2"}
+        for bad in (f"{key}=ann", f"{key}=ann {size}=x", f"{key}=ann {size}=-3", f"{key} {size}=1",
+                    f"{key}=a {key}=b {size}=1", f"={key}", f"{key}=a {size}=1 other=2"):
+            with pytest.raises(PolicyError) as info:
+                module.parse_payload(bad)
+            assert str(info.value).startswith(name + ": "), bad
+#@test
+def test_jobs_carry_checked_payloads():
+    s = $Scheduler($FakeClock())
+    for name in $unit_names[:3]:
+        module = policy(name)
+        key, size = list(module.FIELDS)
+        payload = {key: "ann", size: 2}
+        assert s.job(module.send(s, f"{name}-job", payload=payload)).payload == payload
+        assert module.job("x", payload=payload).payload == payload
+        with pytest.raises(PolicyError):
+            module.send(s, "bad", payload={key: "ann"})
+    assert len(s.pending()) == 3
+#@test catches=limit_key
+def test_overrides_from_a_file_reach_the_scheduler():
+    first, second = $unit_names[0], $unit_names[1]
+    text = json.dumps({first: {"rate": "1/h", "algorithm": "token", "burst": 1}, second: {"attempts": 1}})
+    overrides = load_overrides(text, "policies.json")
+    assert overrides[first]["rate"] == "1/h"
+    s = $Scheduler($FakeClock())
+    assert configure(s, overrides=overrides) == names()
+    ids = [policy(first).send(s, f"{first}-{n}") for n in range(3)]
+    s.run_pending()
+    assert [s.state(i) for i in ids] == ["done", "waiting", "waiting"]
+    assert s.retry_for(second).max_attempts == 1
+#@test
+def test_bad_override_files_say_where():
+    name = $unit_names[0]
+    for text, words in (("{oops", "policies.json: not JSON (line 1"), ("[1]", "expected an object of policies, got list"),
+                        ('{"no-such-policy": {}}', "no policy 'no-such-policy'"),
+                        (json.dumps({name: 3}), f"policies.json: {name}: expected an object of settings"),
+                        (json.dumps({name: {"burst": 0}}), f"policies.json: {name}: burst must be")):
+        with pytest.raises(PolicyError) as info:
+            load_overrides(text, "policies.json")
+        assert str(info.value).startswith("policies.json: ") and words in str(info.value), text
+    with pytest.raises(UnknownPolicy):
+        configure($Scheduler(), overrides={"no-such-policy": {}})
+#@test
+def test_exported_settings_read_back():
+    data = json.loads(export_settings())
+    assert sorted(data) == names()
+    assert all(data[name] == policy(name).settings() for name in names())
+    assert load_overrides(export_settings()) == data
+    assert list(json.loads(export_settings([$unit_names[1]]))) == [$unit_names[1]]
+#@test
+def test_jobs_from_lines():
+    first, second = $unit_names[0], $unit_names[1]
+    (key1, size1), (key2, size2) = list(policy(first).FIELDS), list(policy(second).FIELDS)
+    text = (f"# nightly\n{first} a {key1}=ann {size1}=3\n\n"
+            f"{second} b   # no payload\n{second} c {size2}=0 {key2}=bo\n")
+    s = $Scheduler($FakeClock())
+    ids = submit_lines(s, text, "jobs.txt")
+    assert ids == ["a#1", "b#2", "c#3"]
+    assert [s.job(i).policy for i in ids] == [first, second, second]
+    assert (s.job("a#1").payload, s.job("b#2").payload) == ({key1: "ann", size1: 3}, None)
+    for bad, where in ((f"{first} a\n{first}\n", "jobs.txt:2: expected POLICY NAME"), ("nope a\n", "jobs.txt:1: no policy 'nope'"),
+                       (f"{first} a\n{first} b {key1}=x\n", f"jobs.txt:2: {first}: the payload has no {size1!r}")):
+        fresh = $Scheduler($FakeClock())
+        with pytest.raises(PolicyError) as info:
+            submit_lines(fresh, bad, "jobs.txt")
+        assert str(info.value).startswith(where), bad
+        assert fresh.pending() == []
+#@test catches=retry_branch,limit_key
+def test_explain_tells_what_happened():
+    name = $unit_names[0]
+    module = policy(name)
+    clock = $FakeClock()
+    s = $Scheduler(clock)
+    changes = {"rate": "1/s", "algorithm": "token", "burst": 1, "attempts": 3, "base_delay": 1.0, "deadline": 0}
+    configure(s, [name], overrides={name: changes})
+    calls = []
+
+    def flaky():
+        calls.append(clock.now())
+        if len(calls) == 1:
+            raise ConnectionError("down")
+
+    module.send(s, "first", **changes)
+    job_id = module.send(s, "second", flaky, **changes)
+    s.run_until(100)
+    assert explain(s, job_id, {name: changes}).splitlines() == [
+        f"{job_id}: done after 2 attempt(s)", f"0s: queued ({name}, priority {module.PRIORITY})",
+        "0s: held back: the token limit of 1/s was reached", "1s: attempt 1 of 3", "1s: failed; next attempt in 1s",
+        "2s: attempt 2 of 3", "2s: done"]
+    assert module.explain(s.job(job_id), **{**changes, "attempts": 5})[2] == "1s: attempt 1 of 5"
+#@test
+def test_explain_a_job_past_its_deadline_or_of_no_policy():
+    name = $unit_names[0]
+    clock = $FakeClock()
+    s = $Scheduler(clock)
+    late = policy(name).send(s, "late", deadline=2)
+    clock.advance(3)
+    s.run_pending()
+    assert explain(s, late).splitlines()[-1] == "3s: expired: its deadline passed before it could run (deadline 2s)"
+    other = s.$submit("loose", lambda: 1, policy="no-such-policy")
+    s.run_pending()
+    assert explain(s, other).splitlines() == [f"{other}: done after 1 attempt(s)", "3s: queued", "3s: attempt 1", "3s: done"]
+    with pytest.raises(KeyError):
+        explain(s, "nope")
+#@test
+def test_health_from_outcomes():
+    for name in $unit_names:
+        module = policy(name)
+        stats = Stats()
+        assert module.health(stats) == "idle"
+        stats.record(name, "failed")
+        stats.record("someone-else", "done")
+        assert module.health(stats) == "failing"
+        for _ in range(9):
+            stats.record(name, "done")
+        assert module.health(stats) == ("healthy" if module.HEALTHY <= 0.9 else "degraded")
+        for _ in range(90):
+            stats.record(name, "done")
+        assert module.health(stats) == "healthy"
+#@test
+def test_health_of_a_scheduler():
+    first, second = $unit_names[0], $unit_names[1]
+    s = $Scheduler($FakeClock())
+    configure(s, [first, second], overrides={second: {"attempts": 1, "deadline": 30, "rate": "100/s", "algorithm": "window"}})
+    policy(first).send(s, "ok", lambda: 1)
+
+    def broken():
+        raise ValueError("no")
+
+    policy(second).send(s, "bad", broken, deadline=30)
+    s.drain(limit=600)
+    found = health(s)
+    assert sorted(found) == names()
+    assert (found[first], found[second]) == ("healthy", "failing")
+    assert {found[name] for name in $unit_names[2:]} == {"idle"}
+#@test catches=window_edge
+def test_backlog_time_follows_the_limiter():
+    for name in $unit_names[:4]:
+        module = policy(name)
+        assert module.backlog_time(0) == 0.0 and module.backlog_time(1) == 0.0
+        assert module.backlog_time(5, rate="2/s", algorithm="token", burst=3) == 1.0
+        assert module.backlog_time(4, rate="4/s", algorithm="leaky", burst=10) == 0.75
+        assert module.backlog_time(5, rate="2/s", algorithm="window") == 2.0
+    with pytest.raises(ValueError):
+        policy($unit_names[0]).backlog_time(-1)
 '''
 
 KIND = ProjectKind(
@@ -2356,9 +2912,10 @@ KIND = ProjectKind(
            "$pkg/limiter.py": LIMITER, "$pkg/bucket.py": BUCKET, "$pkg/leaky.py": LEAKY, "$pkg/window.py": WINDOW,
            "$pkg/combined.py": COMBINED, "$pkg/limits.py": LIMITS, "$pkg/keyed.py": KEYED, "$pkg/jobs.py": JOBS,
            "$pkg/jobqueue.py": JOBQUEUE, "$pkg/backoff.py": BACKOFF, "$pkg/retry.py": RETRY, "$pkg/stats.py": STATS,
-           "$pkg/scheduler.py": SCHEDULER, "$pkg/simulate.py": SIMULATE, "$pkg/policies/__init__.py": POLICIES_INDEX,
+           "$pkg/scheduler.py": SCHEDULER, "$pkg/simulate.py": SIMULATE, "$pkg/policy.py": POLICY,
+           "$pkg/policies/__init__.py": POLICIES_INDEX,
            "README.md": README, "pyproject.toml": PYPROJECT},
-    units=Units(dir="$pkg/policies", template=UNIT, index="$pkg/policies/__init__.py", count=(12, 21),
+    units=Units(dir="$pkg/policies", template=UNIT, index="$pkg/policies/__init__.py", count=(12, 20),
                 names=("login", "search", "upload", "checkout", "webhook", "mailer", "sms", "export", "report",
                        "thumbnail", "billing", "sync", "backup", "indexer", "crawl", "notify", "payment", "refund",
                        "invoice", "signup", "reset", "download", "stream", "transcode", "ingest", "archive", "feed",
@@ -2366,7 +2923,10 @@ KIND = ProjectKind(
                 values={"limit": (2, 3, 5, 10, 20, 60), "period": ("s", "min", "h"),
                         "algorithm": ("token", "leaky", "window", "counter"), "burst": (1, 2, 5, 10),
                         "priority": (0, 1, 2, 5, 9), "attempts": (2, 3, 5, 8), "base_delay": (0.25, 0.5, 3.0, 5.0),
-                        "max_delay": (10.0, 30.0, 300.0), "deadline": (0, 2, 30, 3600)}),
+                        "max_delay": (10.0, 30.0, 300.0), "deadline": (0, 2, 30, 3600),
+                        "key_field": ("user", "account", "tenant", "email", "client"),
+                        "size_field": ("size", "count", "pages", "items", "amount"),
+                        "max_size": (10, 100, 1000, 5000), "healthy": (0.8, 0.9, 0.95)}),
     tests=TESTS,
     bugs=(
         BugSite("window_edge", "off_by_one", "$pkg/window.py",
