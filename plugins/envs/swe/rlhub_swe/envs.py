@@ -2,7 +2,7 @@
 
     swe/<project>-bug-<class>-session-v1    a bug of one class (off-by-one, wrong branch, ...), multi-turn
     swe/<project>-bug-<class>-diff-v1       the same, one prompt with the files the fix concerns; answer: a diff
-    swe/<project>-bug-repo-v1               any bug, the whole repository in one prompt (32k tokens or more)
+    swe/<project>-bug-repo-v1               any bug, the whole repository in one prompt (40k tokens by default)
     swe/<project>-feature-{session,diff,repo}-v1
     swe/<project>-rename-{session,diff,repo}-v1
     swe/<project>-tests-{session,diff}-v1   write a module's missing tests (graded by mutants killed)
@@ -52,10 +52,20 @@ class SweFamily(Family[Params]):
         self.description = f"{project_kind(project).description}: {what}"
 
     def configure(self, *, target_tokens: int = 40_000) -> "SweFamily":
-        """`target_tokens`: how long the whole-repository prompt is made (repo mode; about 4 characters a token)."""
-        if not 8_000 <= target_tokens <= 128_000:
-            raise ValueError(f"target_tokens must be between 8000 and 128000, got {target_tokens}")
+        """`target_tokens`: how long the whole-repository prompt is made (repo mode; about 4
+        characters a token), from 8,000 up to what the kind's largest project (40 modules) holds."""
+        most = self.largest_tokens()
+        if not 8_000 <= target_tokens <= most:
+            raise ValueError(f"target_tokens must be between 8000 and {most} (the largest {self.project} project, "
+                             f"at {project_kind(self.project).units.count[1]} units), got {target_tokens}")
         return SweFamily(self.project, self.task, self.bug_class, tuple(self.prompts), target_tokens)
+
+    def largest_tokens(self) -> int:
+        """The whole repository's length in tokens at the kind's largest unit count (the first seed's
+        project, rounded down to a thousand: other seeds' names make theirs a little longer or shorter)."""
+        k = project_kind(self.project)
+        chars = sum(len(t) for t in render(k, 0, units=k.units.count[1]).files.values())
+        return chars // CHARS_PER_TOKEN // 1000 * 1000
 
     # -- parameters ---------------------------------------------------------------------------------
     def sample(self, rng: random.Random, kind: str) -> Params:

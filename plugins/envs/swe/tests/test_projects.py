@@ -12,7 +12,9 @@ import sys
 import pytest
 from rlhub_swe.projects.kinds import NAMES, kind
 from rlhub_swe.projects.model import Variant, check_kind, draw, render
+from rlhub_swe.envs import CHARS_PER_TOKEN
 from rlhub_swe.projects.template import fill
+from rlhub_swe.tasks import build
 from suite_runs import outcomes
 
 SEED = 7  # one project per kind, at its default unit count
@@ -73,6 +75,27 @@ def test_sizes_at_the_smallest_and_largest_unit_counts(name):
         assert "README.md" in p.files and "pyproject.toml" in p.files
         assert f"{p.package}/__init__.py" in p.files and any(f.startswith("tests/test_") for f in p.files)
     assert sizes[hi][0] > sizes[lo][0] and sizes[hi][1] > sizes[lo][1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_repository_prompts_hold_32k_to_128k_tokens(catalog, name):
+    """Repo mode puts every file of the project in one prompt, grown to the family's target (40k
+    tokens by default, at 4 characters a token), within the issue's 32k to 128k; a target past what
+    the kind's largest project holds is refused when the registry loads."""
+    env = f"swe/{name}-bug-repo-v1"
+    family = catalog.get(env).env.family
+    assert 40_000 <= family.largest_tokens() <= 128_000
+    for seed in range(3):
+        task = catalog.task({"env": env, "seed": seed})
+        prompt = task.prompt_text()
+        tokens = len(prompt) / CHARS_PER_TOKEN
+        assert 38_000 <= tokens <= 128_000, f"{env} seed {seed}: about {tokens:.0f} tokens"
+        files = build(catalog.get(env).env.params(seed)).base.files
+        assert all(text.strip() in prompt for text in files.values() if text.strip())
+    with pytest.raises(ValueError, match="target_tokens must be between 8000 and"):
+        family.configure(target_tokens=family.largest_tokens() + 1000)
+    largest = family.configure(target_tokens=family.largest_tokens())
+    assert largest.units_for(0) == kind(name).units.count[1] > family.units_for(0)
 
 
 @pytest.mark.parametrize("name", NAMES)
