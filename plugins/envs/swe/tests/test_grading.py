@@ -59,16 +59,18 @@ def test_one_change_written_two_ways_shares_a_verdict_key(catalog):
 
 def test_partial_fix_earns_the_fail_to_pass_fraction(catalog):
     """ledger's sign bug (`format_amount` puts '-' on positive amounts): dropping the sign altogether
-    fixes the positive amounts and the CSV export, not the negative ones: 2 of 4 FAIL_TO_PASS."""
+    fixes the positive amounts, the CSV export and the margin in a refusal, not the negative amounts:
+    3 of 5 FAIL_TO_PASS."""
     label, _task, built = find(catalog, "swe/ledger-bug-wrong-branch-diff-v1", lambda b: b.params.target == "sign")
     money = f"{built.base.package}/money.py"
     half = edited(built.base.files, money, 'sign = "-" if cents > 0 else ""', 'sign = ""')
     verdict = catalog.verify(label, diff_to(built.base.files, half))
     assert sorted(built.fail_to_pass) == sorted(["test_format_amount_positive", "test_format_amount_negative",
-                                                 "test_format_round_trip", "test_csv_export"])
+                                                 "test_format_round_trip", "test_csv_export",
+                                                 "test_no_channel_takes_the_order"])
     assert verdict.error is None and not verdict.passed
-    assert verdict.reward == 0.5 and verdict.components["fail_to_pass"] == 0.5
-    assert verdict.details["fail_to_pass"] == "2/4"
+    assert verdict.reward == 0.6 and verdict.components["fail_to_pass"] == 0.6
+    assert verdict.details["fail_to_pass"] == "3/5"
     assert sorted(verdict.details["fail_to_pass_failing"]) == ["test_format_amount_negative", "test_format_round_trip"]
     assert "test_format_amount_negative" in verdict.details["failures"]
 
