@@ -15,6 +15,7 @@ feature not yet written). The clean project has none active. Marker lines never 
 
 from __future__ import annotations
 
+import functools
 import re
 from string import Template
 
@@ -41,35 +42,68 @@ def flags_in(text: str) -> set[str]:
 def select(text: str, active: frozenset[str] | set[str], where: str = "") -> str:
     """The text with markers resolved for the `active` flags."""
     out: list[str] = []
-    block: str | None = None  # the open block's flag
-    keeping = True
+    for item in _parse(text, where):
+        if type(item) is str:
+            out.append(item)
+        elif item[0] == "block":
+            _, flag, then, otherwise = item
+            out += [_inline(i, active) if type(i) is tuple else i for i in (then if flag in active else otherwise)]
+        else:
+            out.append(_inline(item, active))
+    return "".join(out)
+
+
+def _inline(item: tuple, active) -> str:
+    _, flag, clean, alt = item
+    return alt if flag in active else clean
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse(text: str, where: str) -> tuple:
+    """The template as plain runs of lines, inline markers ("inline", flag, clean line, active line)
+    and blocks ("block", flag, kept, else part): parsed once per template text, since every seed of a
+    kind renders the same templates (a line without "#@" is plain, without trying the patterns)."""
+    items: list = []
+    part: list = items  # where lines go: the top level or the open block's current part
+    block = None  # the open block: ["block", flag, kept, else part]
     for number, line in enumerate(text.splitlines(keepends=True), 1):
+        if "#@" not in line:
+            if part and type(part[-1]) is str:
+                part[-1] += line
+            else:
+                part.append(line)
+            continue
         m = _OPEN.match(line)
         if m:
             if block is not None:
-                raise TemplateError(f"{where}:{number}: #@if inside #@if:{block} (blocks do not nest)")
-            block, keeping = m.group("flag"), m.group("flag") in active
+                raise TemplateError(f"{where}:{number}: #@if inside #@if:{block[1]} (blocks do not nest)")
+            block = ["block", m.group("flag"), [], []]
+            items.append(block)
+            part = block[2]
             continue
         if _ELSE.match(line):
             if block is None:
                 raise TemplateError(f"{where}:{number}: #@else outside a block")
-            keeping = block not in active
+            part = block[3]
             continue
         if _END.match(line):
             if block is None:
                 raise TemplateError(f"{where}:{number}: #@end outside a block")
-            block, keeping = None, True
-            continue
-        if not keeping:
+            block, part = None, items
             continue
         m = _INLINE.match(line)
         if m:
-            code = m.group("alt") if m.group("flag") in active else m.group("code")
-            line = (m.group("indent") + code).rstrip() + "\n" if code.strip() else ""
-        out.append(line)
+            def shown(code: str) -> str:
+                return (m.group("indent") + code).rstrip() + "\n" if code.strip() else ""
+
+            part.append(("inline", m.group("flag"), shown(m.group("code")), shown(m.group("alt"))))
+        elif part and type(part[-1]) is str:
+            part[-1] += line
+        else:
+            part.append(line)
     if block is not None:
-        raise TemplateError(f"{where}: #@if:{block} is never closed")
-    return "".join(out)
+        raise TemplateError(f"{where}: #@if:{block[1]} is never closed")
+    return tuple(tuple(i) if type(i) is list else i for i in items)
 
 
 def fill(text: str, values: dict[str, object], where: str = "") -> str:
