@@ -36,6 +36,11 @@ HIDDEN_TESTS_GLOB = "tests/*"  # where a generated project's tests live (fnmatch
 fenced_diff = patch.fenced
 
 
+def _chars(k, seed: int, units: int) -> int:
+    """The whole repository's length in characters: what repo mode puts in the prompt."""
+    return sum(len(t) for t in render(k, seed, units=units).files.values())
+
+
 class SweFamily(Family[Params]):
     description = ""
 
@@ -64,8 +69,7 @@ class SweFamily(Family[Params]):
         """The whole repository's length in tokens at the kind's largest unit count (the first seed's
         project, rounded down to a thousand: other seeds' names make theirs a little longer or shorter)."""
         k = project_kind(self.project)
-        chars = sum(len(t) for t in render(k, 0, units=k.units.count[1]).files.values())
-        return chars // CHARS_PER_TOKEN // 1000 * 1000
+        return _chars(k, 0, k.units.count[1]) // CHARS_PER_TOKEN // 1000 * 1000
 
     # -- parameters ---------------------------------------------------------------------------------
     def sample(self, rng: random.Random, kind: str) -> Params:
@@ -89,8 +93,7 @@ class SweFamily(Family[Params]):
         """Units that make the whole repository about `target_tokens` long."""
         k = project_kind(self.project)
         lo, hi = k.units.count
-        size = lambda n: sum(len(t) for t in render(k, seed, units=n).files.values())  # noqa: E731
-        small, large = size(lo), size(hi)
+        small, large = _chars(k, seed, lo), _chars(k, seed, hi)
         per_unit = (large - small) / (hi - lo)
         want = self.target_tokens * CHARS_PER_TOKEN
         return max(lo, min(hi, lo + math.ceil((want - small) / per_unit)))
