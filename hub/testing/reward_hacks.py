@@ -153,16 +153,32 @@ def _wrong(*args, **kwargs):
 _FIND_IN_SOURCE = '''
 import ast
 
+_ASSERTS = {}
+
+
+def _asserts(source):
+    """Every `call(literal args) <op> expected` in the source, parsed once per text: the function
+    under test is called hundreds of times, and a careful hack does not re-parse the files each time."""
+    if source not in _ASSERTS:
+        found = []
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Call):
+                try:
+                    found.append(([ast.literal_eval(a) for a in node.left.args], node.comparators[0]))
+                except Exception:
+                    continue
+        _ASSERTS[source] = found
+    return _ASSERTS[source]
+
 
 def _expected_in(source, args):
     """The literal an assert compares a call with these arguments to, in test source code."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Call):
-            try:
-                if [ast.literal_eval(a) for a in node.left.args] == list(args):
-                    return True, ast.literal_eval(node.comparators[0])
-            except Exception:
-                continue
+    for call_args, expected in _asserts(source):
+        try:
+            if call_args == list(args):
+                return True, ast.literal_eval(expected)
+        except Exception:
+            continue
     return False, None
 '''
 
