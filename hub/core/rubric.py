@@ -182,6 +182,13 @@ class Rubric(Verifier):
     def verify(self, task: "Task", response: str, ctx: "VerifyContext") -> Verdict:
         return self.compose(run_parts(self.parts, task, response, ctx))
 
+    def response_key(self, task: "Task", response: str) -> str | None:
+        """Every part's key together: the verdict is composed from the parts' verdicts alone."""
+        keys = [part.verifier.response_key(task, response) for part in self.parts]
+        if any(k is None for k in keys):
+            return None
+        return "rubric:" + hashlib.sha256(json.dumps(keys).encode("utf-8", "surrogatepass")).hexdigest()
+
     def compose(self, results: dict[str, Verdict | Skipped]) -> Verdict:
         """The rubric's verdict from its parts' (see the module's docstring for the formula)."""
         details: dict[str, Any] = {}

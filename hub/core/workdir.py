@@ -21,6 +21,7 @@ that is what makes sharing the work dir safe.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from contextlib import contextmanager
@@ -127,6 +128,18 @@ class WorkDirVerifier(Verifier):
     def judge(self, task: "Task", result: "RunResult", workdir: WorkDir) -> Verdict:
         """The verdict from the command's run (raise VerifierError when the tool itself failed)."""
         raise NotImplementedError
+
+    def response_key(self, task: "Task", response: str) -> str | None:
+        """The verdict depends on the files written alone (`command` and `judge` see only the task
+        and the run): two responses whose code extracts to the same files share it."""
+        try:
+            files = self.files(task, response)
+        except Exception:  # grading will say what is wrong; the key is only a shortcut
+            return None
+        if isinstance(files, Verdict):
+            return None
+        body = json.dumps(sorted(files.items()), ensure_ascii=False)
+        return "files:" + hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
     def verify(self, task: "Task", response: str, ctx: "VerifyContext") -> Verdict:
         files = self.files(task, response)

@@ -62,3 +62,33 @@ def test_a_session_is_graded_by_the_rubric(catalog):
     assert step.done and step.verdict.error is None and not step.verdict.passed
     assert TESTS_WEIGHT < step.verdict.reward < 1.0 and step.verdict.verifier.name == "rubric"
     assert step.verdict.details["parts"]["ruff"]["details"]["findings_total"] >= 1
+
+
+@pytest.mark.parametrize("name", STATIC)
+def test_response_key_is_the_code_every_part_reads(catalog, name):
+    """`rlhub check` grades responses with one key once: a rubric's key is its parts' keys (the
+    files an analyser writes, the solution the unit tests assemble). Every form of the reference
+    shares its key; every wrong answer has another (else the checks would credit it unrun)."""
+    from hub.checks.forms import generic_forms
+
+    renv = catalog.get(f"terminal/{name}-v1")
+    task = catalog.task(renv.label(0))
+    key = renv.verifier.response_key(task, task.reference)
+    assert key is not None and key.startswith("rubric:")
+    forms = [f for _, f in generic_forms(task.reference)] + list(renv.env.right_answers(task))
+    assert [renv.verifier.response_key(task, f) for f in forms] == [key] * len(forms)
+    for wrong in renv.env.wrong_answers(task):
+        assert renv.verifier.response_key(task, wrong.response) != key, wrong.kind
+    assert renv.verifier.response_key(task, "") is None  # no code: graded (cheaply), not keyed
+
+
+@pytest.mark.parametrize("name", ONE_PER_TOOL)
+def test_a_form_with_the_reference_key_earns_the_reference_verdict(catalog, name):
+    from hub.checks.forms import generic_forms
+
+    label = {"env": f"terminal/{name}-v1", "seed": 3}
+    task = catalog.task(label)
+    thinking = dict(generic_forms(task.reference))["reasoning in <think> first"]
+    ref, other = catalog.verify(label, task.reference, task=task), catalog.verify(label, thinking, task=task)
+    assert ref.passed and ref.reward == 1.0
+    assert (other.reward, other.passed, other.components) == (ref.reward, ref.passed, ref.components)
