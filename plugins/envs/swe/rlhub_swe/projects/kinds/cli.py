@@ -1624,12 +1624,23 @@ def $build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_PARSER: list[argparse.ArgumentParser] = []
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser, built on first use and kept: with a subcommand per view it is the
+    costliest part of a short command, and scripts call `main()` many times in one process."""
+    if not _PARSER:
+        _PARSER.append($build_parser())
+    return _PARSER[0]
+
+
 def main(argv=None, *, environ=None, today: date | None = None) -> int:
     """Run one command. `environ` replaces os.environ and `today` the real date (for tests and scripts)."""
     environ = os.environ if environ is None else environ
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = $build_parser().parse_args(argv)
+        args = parser().parse_args(argv)
         if today is None:
             today = $parse_date(args.today, date.today()) if args.today else date.today()
         config_path = args.config or environ.get(config.CONFIG_ENV) or config.default_path(environ)
