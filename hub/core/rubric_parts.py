@@ -80,14 +80,17 @@ def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext
     def run_shared(group: list[Part]) -> dict[str, Result]:
         pctx = _context(ctx, group[0])
         out: dict[str, Result] = {}
-        jobs = {}
+        jobs, support = {}, {}
         for part in group:
             try:
-                jobs[part.name] = part.verifier.command(task)  # type: ignore[union-attr]
+                argv = part.verifier.command(task)  # type: ignore[union-attr]
+                support.update(part.verifier.support_files(task))  # type: ignore[union-attr]
             except VerifierError as exc:  # e.g. its tool is not installed
                 out[part.name] = _identified(Verdict.no_verdict(str(exc)), part)
+                continue
+            jobs[part.name] = argv
         if jobs:
-            with open_workdir(pctx, files_of[group[0].name], pctx.profile) as workdir:  # type: ignore[arg-type]
+            with open_workdir(pctx, files_of[group[0].name], pctx.profile, support) as workdir:  # type: ignore[arg-type]
                 runs = workdir.run_all(jobs)
                 for part in group:
                     if part.name in runs:

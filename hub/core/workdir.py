@@ -93,8 +93,10 @@ def _checked(result: "RunResult") -> "RunResult":
 
 
 @contextmanager
-def open_workdir(ctx: "VerifyContext", files: dict[str, str], profile: "Profile | None" = None) -> Iterator[WorkDir]:
-    """A session holding `files`; a sandbox that cannot start or take the files is no verdict."""
+def open_workdir(ctx: "VerifyContext", files: dict[str, str], profile: "Profile | None" = None,
+                 support: dict[str, str | bytes] | None = None) -> Iterator[WorkDir]:
+    """A session holding `files` (and the `support` files the tools read, which `WorkDir.files`
+    leaves out); a sandbox that cannot start or take the files is no verdict."""
     from ..sandbox import SandboxUnavailable
 
     profile = profile or ctx.profile
@@ -104,7 +106,7 @@ def open_workdir(ctx: "VerifyContext", files: dict[str, str], profile: "Profile 
         raise VerifierError(f"sandbox failed (not the model's fault): {exc}") from None
     try:
         try:
-            session.write_files(files)
+            session.write_files({**(support or {}), **files})
         except (ValueError, RuntimeError) as exc:
             raise VerifierError(f"could not write the files to analyse: {exc}") from None
         yield WorkDir(session, profile, files)
@@ -124,6 +126,11 @@ class WorkDirVerifier(Verifier):
     def command(self, task: "Task") -> list[str]:
         """The program that analyses the files (run in the work dir). It must not run them."""
         raise NotImplementedError
+
+    def support_files(self, task: "Task") -> dict[str, str | bytes]:
+        """Trusted files the command reads besides the response's (a tool's warm cache), written
+        to the work dir with them. Never part of `files`: they say nothing about the response."""
+        return {}
 
     def judge(self, task: "Task", result: "RunResult", workdir: WorkDir) -> Verdict:
         """The verdict from the command's run (raise VerifierError when the tool itself failed)."""
@@ -145,7 +152,7 @@ class WorkDirVerifier(Verifier):
         files = self.files(task, response)
         if isinstance(files, Verdict):
             return files
-        with open_workdir(ctx, files) as workdir:
+        with open_workdir(ctx, files, support=self.support_files(task)) as workdir:
             return self.judge(task, workdir.run(self.command(task)), workdir)
 
 

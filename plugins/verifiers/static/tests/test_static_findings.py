@@ -97,3 +97,30 @@ def test_bad_config_is_refused():
         Bandit.Config(skip=["B60"])
     with pytest.raises(ValueError, match="not shellcheck codes"):
         ShellCheck.Config(exclude=["2086"])
+
+
+MYPY_CASES = [
+    "def f(x: int) -> str:\n    return x\n",  # an error in the solution
+    "import re\n\ndef words(s: str) -> list[str]:\n    return re.findall(r'\\w+', s)\n",  # a warm module, used right
+    "import collections\n\ndef top(s: str) -> str:\n    return collections.Counter(s).most_common(1)[0]\n",  # and wrong
+    "import sqlite3\n\ndef db() -> int:\n    return sqlite3.connect(':memory:')\n",  # a module the cache lacks
+    "def untyped(a, b):\n    return a + b\n",
+]
+
+
+@pytest.mark.parametrize("code", MYPY_CASES)
+@pytest.mark.parametrize("strict", [True, False])
+def test_mypy_warm_cache_gives_the_cold_report(analyse, monkeypatch, code, strict):
+    """Each run gets a copy of mypy's analysis of the standard library (built once per process,
+    outside the sandbox); its report is the one a cold run gives."""
+    from rlhub_static.mypy import CACHE_DIR
+
+    verifier = Mypy(Mypy.Config(strict=strict))
+    assert f"--cache-dir={CACHE_DIR}" in verifier.argv()
+    assert any(name.endswith(".db") or name.endswith(".json") for name in verifier.support_files(None))
+    warm = analyse(Mypy, code, strict=strict)
+    monkeypatch.setenv("RLHUB_CACHE", "off")  # what the checks' fresh process sets: a cold run
+    assert "--no-incremental" in verifier.argv() and verifier.support_files(None) == {}
+    cold = analyse(Mypy, code, strict=strict)
+    assert warm.error is None and cold.error is None
+    assert (warm.reward, rules(warm), warm.details["findings"]) == (cold.reward, rules(cold), cold.details["findings"])
