@@ -196,15 +196,17 @@ def test_concurrent_runs_use_distinct_uids(sandbox):
     assert len({r.stdout for r in results}) == 4
 
 
-def test_cold_run_leaves_nothing_behind(sandbox):
-    from hub.sandbox.cgroup import _own_parent
+def test_cold_run_leaves_nothing_behind(sandbox, monkeypatch):
+    from hub.sandbox.cgroup import MemoryCgroup, _own_parent
 
-    parent = _own_parent()
-    before = set(os.listdir(parent[1])) if parent else set()
+    made = []  # this run's cgroups (other processes' sandboxes share the parent: not theirs)
+    create = MemoryCgroup.create.__func__
+    monkeypatch.setattr(MemoryCgroup, "create", classmethod(lambda cls: made.append(create(cls)) or made[-1]))
     sandbox.run(TIGHT, ["sh", "-c", "(sleep 100 &) ; setsid sleep 100 & echo started"])
     assert sandbox_uid_processes() == []
-    if parent:
-        assert set(os.listdir(parent[1])) == before, "a cgroup was left behind"
+    if _own_parent():
+        assert made and all(group is not None for group in made)
+        assert [g.path for g in made if os.path.exists(g.path)] == [], "a cgroup was left behind"
 
 
 def test_rlimit_fallback_is_reported(monkeypatch):
