@@ -1,4 +1,4 @@
-"""The feature matching's cost matrix is the pair-by-pair rule below, for all pairs at once.
+"""The feature matching's cost matrix is the pair-by-pair rule (rlhub_mesh.pair_rule), for all pairs at once.
 
 The rule is what the matching means (how far apart two features of one kind are, plus their size
 differences, BIG where they cannot be the same feature); `compare._cost_matrix` computes it with
@@ -16,44 +16,9 @@ from hypothesis import given, settings, strategies as st
 from mesh_harness import PLATE, cq_task
 
 from rlhub_mesh import compare
-from rlhub_mesh.compare import BIG, GATE, PARALLEL, Scales, _cost_matrix
+from rlhub_mesh.compare import Scales, _cost_matrix
 from rlhub_mesh.grading import Grading
-
-
-def _dot(a, b) -> float:
-    return float(np.dot(np.asarray(a, float), np.asarray(b, float)))
-
-
-def _dist(a, b) -> float:
-    return float(np.linalg.norm(np.asarray(a, float) - np.asarray(b, float)))
-
-
-def pair_cost(f: dict, g: dict, s: Scales) -> float:
-    """The rule, one pair at a time."""
-    k = f["kind"]
-    if f.get("axis") is not None and g.get("axis") is not None and abs(_dot(f["axis"], g["axis"])) < PARALLEL:
-        return BIG
-    if k == "plane":
-        if _dot(f["normal"], g["normal"]) < 1 - 1e-6:
-            return BIG
-        d = abs(f["offset"] - g["offset"])
-    elif k == "slot" and abs(_dot(f["dir"], g["dir"])) < PARALLEL:
-        return BIG
-    elif k == "fillet" and f["surface"] != g["surface"]:
-        return BIG
-    else:
-        d = _dist(f["foot"], g["foot"]) if k in ("hole", "boss", "cone") else _dist(f["at"], g["at"])
-    if d > GATE * s.size:
-        return BIG
-    cost = d / s.decay
-    if k == "plane":
-        cost += _dist(f["at"], g["at"]) / s.decay
-    for key in ("d", "r", "width", "length", "R", "r0", "r1"):
-        if key in f and key in g:
-            cost += abs(f[key] - g[key]) / s.decay
-    if k == "teeth":
-        cost += abs(f["count"] - g["count"])
-    return cost
+from rlhub_mesh.pair_rule import pair_cost
 
 
 def assert_same(ref: list[dict], cand: list[dict], s: Scales) -> None:
