@@ -201,7 +201,12 @@ def test_cold_run_leaves_nothing_behind(sandbox, monkeypatch):
 
     made = []  # this run's cgroups (other processes' sandboxes share the parent: not theirs)
     create = MemoryCgroup.create.__func__
-    monkeypatch.setattr(MemoryCgroup, "create", classmethod(lambda cls: made.append(create(cls)) or made[-1]))
+
+    def recorded(cls):
+        made.append(create(cls))
+        return made[-1]
+
+    monkeypatch.setattr(MemoryCgroup, "create", classmethod(recorded))
     sandbox.run(TIGHT, ["sh", "-c", "(sleep 100 &) ; setsid sleep 100 & echo started"])
     assert sandbox_uid_processes() == []
     if _own_parent():

@@ -20,7 +20,7 @@ import numpy as np
 
 os.environ.setdefault("RLHUB_MESH_CACHE", tempfile.mkdtemp(prefix="rlhub-mesh-bench-"))
 
-from hub import VerifyContext  # noqa: E402
+from hub import Verdict, VerifyContext  # noqa: E402
 from hub.config.catalog import Catalog  # noqa: E402
 from rlhub_mesh import compare  # noqa: E402
 from rlhub_mesh.pair_rule import pair_cost  # noqa: E402
@@ -42,7 +42,7 @@ def main() -> None:
     verifier, ctx = renv.verifier, VerifyContext(profile=renv.profile)
     ref = verifier.reference(task, ctx)
     responses = [task.reference] + [w.response for w in renv.env.wrong_answers(task)]
-    parts = [p for p in (verifier.candidate(task, r, ctx) for r in responses) if not hasattr(p, "reward")]
+    parts = [p for p in (verifier.candidate(task, r, ctx) for r in responses) if not isinstance(p, Verdict)]
     mode, grading = verifier._options(task)
     features = sum(len(p.built.get("features", [])) + len(p.built.get("form", [])) for p in parts) // len(parts)
     with open("/proc/loadavg") as fh:

@@ -287,8 +287,8 @@ def _compare(p: _Pair) -> None:
 
 
 # -- the cost of pairing every reference feature of a kind with every candidate one --------------
-# `_position` and this matrix say the same thing: the matrix is that rule for all pairs at once
-# (a gear's tooth faces make ~400 x 400 pairs per kind; one Python call per pair took seconds).
+# `pair_rule.pair_cost` states it for one pair (with `_position`); this matrix is that rule for all
+# pairs at once (a gear's tooth faces make ~400 x 400 pairs per kind; one call per pair took seconds).
 _SIZES = ("d", "r", "width", "length", "R", "r0", "r1")
 
 

@@ -1584,6 +1584,7 @@ line on stderr, never a traceback."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from datetime import date
@@ -1624,15 +1625,11 @@ def $build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_PARSER: list[argparse.ArgumentParser] = []
-
-
+@functools.cache
 def parser() -> argparse.ArgumentParser:
     """The command line's parser, built on first use and kept: with a subcommand per view it is the
     costliest part of a short command, and scripts call `main()` many times in one process."""
-    if not _PARSER:
-        _PARSER.append($build_parser())
-    return _PARSER[0]
+    return $build_parser()
 
 
 def main(argv=None, *, environ=None, today: date | None = None) -> int:
