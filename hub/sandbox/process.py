@@ -215,6 +215,7 @@ class SandboxProcess:
         result.signal = reply["signal"]
         result.timed_out = reply["timed_out"]
         result.duration_s = reply["duration_s"]
+        result.timings = reply.get("timings") or {}
         result.files = {k: base64.b64decode(v) for k, v in reply.get("files", {}).items()}
         result.value = reply.get("value")
         if self.cgroup:

@@ -20,6 +20,9 @@ class RunResult:
     not charge the model for it. `value` is what a warm `call`'s function returned; that
     function shares its process with the model's code, so `value` is only as trustworthy as
     that process (verifiers add their own defences: sentinels, reports made outside it).
+    `timings` are the sandbox's own steps, in seconds, as its supervisor measured them:
+    `ns_ready` (fresh namespaces, filesystems and the pid namespace's init), `task_done` (the
+    task, from its fork to its exit) and `teardown` (ending the pid namespace).
     """
 
     exit_code: int | None = None
@@ -34,6 +37,7 @@ class RunResult:
     files: dict[str, bytes] = field(default_factory=dict)
     value: Any = None
     infra_error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
     memory_limit: Literal["cgroup", "rlimit"] = "rlimit"
 
     @property

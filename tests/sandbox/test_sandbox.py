@@ -34,6 +34,9 @@ def test_run_returns_a_typed_result(sandbox):
     assert r.files == {"a.txt": b"A"}  # collect: **/*.txt; main.py is not collected
     assert 0 < r.duration_s < TIGHT.wall_timeout_s
     assert r.memory_limit in ("cgroup", "rlimit")
+    # the sandbox's own steps, as its supervisor timed them: the task's step spans its whole run
+    assert set(r.timings) == {"ns_ready", "task_done", "teardown"} and all(s > 0 for s in r.timings.values())
+    assert r.duration_s <= r.timings["task_done"] < TIGHT.wall_timeout_s
 
 
 def test_task_has_no_privileges(sandbox):

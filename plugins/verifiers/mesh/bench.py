@@ -55,7 +55,7 @@ WRONG = {
     "bracket": PARTS["bracket"].replace("fillet(1.5)", "fillet(2)"),
     "gear": PARTS["gear"].replace("n = 24", "n = 22"),
 }
-STEPS = ("sandbox", "fork", "script", "transfer", "measure", "mesh", "host")
+STEPS = ("supervisor", "namespaces", "task", "teardown", "fork", "script", "transfer", "measure", "mesh", "host")
 
 
 class _FreshSandbox:
@@ -75,7 +75,10 @@ def fenced(script: str) -> str:
 
 def breakdown(v) -> dict[str, float]:
     t, r = v.details["timing_s"], v.details["timing_s"]["runner"]
-    return {"sandbox": t["sandbox"] - r["total_s"], "fork": r["fork_s"], "script": r["script_s"],
+    sb = t["sandbox_steps"]
+    return {"supervisor": t["sandbox"] - sb["ns_ready"] - sb["task_done"] - sb["teardown"],
+            "namespaces": sb["ns_ready"], "task": sb["task_done"] - r["total_s"], "teardown": sb["teardown"],
+            "fork": r["fork_s"], "script": r["script_s"],
             "transfer": r["transfer_s"], "measure": r["measure_s"], "mesh": r["mesh_s"],
             "host": t["decode"] + t["compare"]}
 

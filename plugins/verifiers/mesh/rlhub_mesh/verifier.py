@@ -129,8 +129,9 @@ class MeshIoU(Verifier):
                 "max_triangles": c.max_triangles, "max_faces": c.max_faces, "max_brep_bytes": c.max_brep_bytes,
                 "script_timeout_s": max(1.0, ctx.profile.wall_timeout_s - c.measure_reserve_s), "teeth": teeth}
 
-    def _run(self, ctx, script: str, teeth: bool) -> dict:
-        """The runner's output for one script; GateFailure for what the script did wrong."""
+    def _run(self, ctx, script: str, teeth: bool) -> tuple[dict, dict]:
+        """The runner's output for one script, and the sandbox's own step times (RunResult.timings);
+        GateFailure for what the script did wrong."""
         r = ctx.sandbox.call(ctx.profile, RUNNER, args={"script": script, **self._settings(ctx, teeth)})
         if r.infra_error:
             raise VerifierError(f"sandbox failed: {r.infra_error}")
@@ -148,7 +149,7 @@ class MeshIoU(Verifier):
         if not value["ok"]:
             stage = value.get("stage")
             raise GateFailure(stage if stage in GATE_STAGES else "crash", str(value.get("reason", ""))[:500])
-        return value
+        return value, r.timings
 
     def _part(self, built: dict) -> Part:
         from .meshes import BadMesh, decode
@@ -170,7 +171,7 @@ class MeshIoU(Verifier):
             built = cache.read_disk(key)
             if built is None:
                 try:
-                    built = self._run(ctx, script, teeth)
+                    built, _ = self._run(ctx, script, teeth)
                 except GateFailure as exc:
                     raise VerifierError(f"the reference script does not build a valid part ({exc.stage}): {exc.reason}") from None
                 cache.write_disk(key, built)
@@ -216,12 +217,12 @@ class MeshIoU(Verifier):
             return self._gate("result", "the script never assigns a variable named `result`")
         try:
             t = time.perf_counter()
-            built = self._run(ctx, script, "teeth" in self._hints(task))
+            built, steps = self._run(ctx, script, "teeth" in self._hints(task))
             t1 = time.perf_counter()
             part = self._part(built)
         except GateFailure as exc:
             return self._gate(exc.stage, exc.reason)
-        part.timing = {"sandbox": round(t1 - t, 4), "decode": round(time.perf_counter() - t1, 4)}
+        part.timing = {"sandbox": round(t1 - t, 4), "decode": round(time.perf_counter() - t1, 4), "sandbox_steps": steps}
         return part
 
     def verify(self, task, response: str, ctx) -> Verdict:
