@@ -129,9 +129,12 @@ class MeshIoU(Verifier):
                 "max_triangles": c.max_triangles, "max_faces": c.max_faces, "max_brep_bytes": c.max_brep_bytes,
                 "script_timeout_s": max(1.0, ctx.profile.wall_timeout_s - c.measure_reserve_s), "teeth": teeth}
 
-    def _run(self, ctx, script: str, teeth: bool) -> tuple[dict, dict]:
-        """The runner's output for one script, and the sandbox's own step times (RunResult.timings);
-        GateFailure for what the script did wrong."""
+    def _run(self, ctx, script: str, teeth: bool) -> dict:
+        """The runner's output for one script; GateFailure for what the script did wrong."""
+        return self._run_timed(ctx, script, teeth)[0]
+
+    def _run_timed(self, ctx, script: str, teeth: bool) -> tuple[dict, dict]:
+        """`_run`, and the sandbox's own step times (RunResult.timings)."""
         r = ctx.sandbox.call(ctx.profile, RUNNER, args={"script": script, **self._settings(ctx, teeth)})
         if r.infra_error:
             raise VerifierError(f"sandbox failed: {r.infra_error}")
@@ -171,7 +174,7 @@ class MeshIoU(Verifier):
             built = cache.read_disk(key)
             if built is None:
                 try:
-                    built, _ = self._run(ctx, script, teeth)
+                    built = self._run(ctx, script, teeth)
                 except GateFailure as exc:
                     raise VerifierError(f"the reference script does not build a valid part ({exc.stage}): {exc.reason}") from None
                 cache.write_disk(key, built)
@@ -217,7 +220,7 @@ class MeshIoU(Verifier):
             return self._gate("result", "the script never assigns a variable named `result`")
         try:
             t = time.perf_counter()
-            built, steps = self._run(ctx, script, "teeth" in self._hints(task))
+            built, steps = self._run_timed(ctx, script, "teeth" in self._hints(task))
             t1 = time.perf_counter()
             part = self._part(built)
         except GateFailure as exc:
