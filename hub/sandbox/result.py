@@ -22,7 +22,8 @@ class RunResult:
     that process (verifiers add their own defences: sentinels, reports made outside it).
     `timings` are the sandbox's own steps, in seconds, as its supervisor measured them:
     `ns_ready` (fresh namespaces, filesystems and the pid namespace's init), `task_done` (the
-    task, from its fork to its exit) and `teardown` (ending the pid namespace).
+    task, from its fork to its exit) and `teardown` (ending the pid namespace); empty when the
+    sandbox failed before its supervisor answered (`infra_error`).
     """
 
     exit_code: int | None = None
