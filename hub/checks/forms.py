@@ -11,9 +11,12 @@ TAG_ALIASES = {"python": "py", "py": "python", "bash": "sh", "sh": "bash", "sql"
 
 
 def generic_forms(reference: str) -> list[tuple[str, str]]:
-    """(what, response) pairs: reasoning first; and for a reference that is one fenced block,
-    the same block with tildes, a longer fence, the tag's alias, and prose around it."""
+    """(what, response) pairs: reasoning first; the reference with CRLF line ends; and for a
+    reference that is one fenced block, the same block with tildes, a longer fence, the tag's
+    alias, and prose around it."""
     forms = [("reasoning in <think> first", THINKING + reference)]
+    if "\n" in reference:
+        forms.append(("CRLF line ends", reference.replace("\n", "\r\n")))
     blocks = read(reference).blocks
     if len(blocks) == 1 and blocks[0].closed and reference.strip().startswith(("```", "~~~")):
         block = blocks[0]

@@ -6,6 +6,9 @@
     r.code("python")               # the code a response submits in that language, or None
     r.answer()                     # the committed final answer: \\boxed{}, <answer>, "Final answer:"
 
+Line ends are read the same whatever the writer used: CRLF and lone CR replies (a Windows client,
+some chat front ends) parse exactly as the LF reply would.
+
 Reasoning is never the answer: `<think>...</think>` is dropped, an unclosed `<think>` hides the
 rest of the response, and a response that starts inside the reasoning (chat templates that open
 `<think>` in the prompt) is read from its first `</think>` on.
@@ -94,6 +97,11 @@ def _unindent(body: str, indent: str) -> str:
     return "".join(line.removeprefix(indent) for line in body.splitlines(True))
 
 
+def normalize_newlines(text: str) -> str:
+    """CRLF and lone CR as LF (str.splitlines' other breaks, form feed among them, are content)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def strip_reasoning(text: str) -> str:
     first_open = text.lower().find("<think>")
     close = _THINK_CLOSE.search(text)
@@ -107,7 +115,8 @@ class Response:
 
     def __init__(self, raw: str) -> None:
         self.raw = raw if isinstance(raw, str) else ""
-        self.visible = strip_reasoning(self.raw)
+        self.text = normalize_newlines(self.raw)  # what every reading below sees
+        self.visible = strip_reasoning(self.text)
 
     @cached_property
     def blocks(self) -> list[Block]:
@@ -137,7 +146,7 @@ class Response:
         if language not in LANGUAGE_TAGS:
             raise ValueError(f"unknown language {language!r}; expected one of {sorted(LANGUAGE_TAGS)}")
         if mode == "whole":
-            return self.raw if self.raw.strip() else None
+            return self.text if self.text.strip() else None
         blocks = self.blocks
         if mode == "last_block":
             code = blocks[-1].body if blocks else None

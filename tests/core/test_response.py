@@ -89,3 +89,18 @@ def test_generic_forms_keep_a_body_whole_when_it_holds_fences():
     for what in ("tilde fence", "longer fence", "prose around the block"):
         blocks = read(forms[what]).blocks
         assert [(b.tag, b.body, b.closed) for b in blocks] == [("diff", body, True)], what
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_crlf_and_cr_replies_read_as_lf(newline):
+    """A reply written with Windows (or old Mac) line ends gives the same blocks, code, diff body
+    and answer as the LF reply: a fence's closing line is found, the code has LF line ends."""
+    lf = ("Here is the fix.\n\n```python\nimport math\n\ndef area(r):\n    return math.pi * r ** 2\n```\n\n"
+          "```diff\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n```\n\nFinal answer: 42\n")
+    other = read(lf.replace("\n", newline))
+    want = read(lf)
+    assert [(b.tag, b.body, b.closed) for b in other.blocks] == [(b.tag, b.body, b.closed) for b in want.blocks]
+    assert other.code("python") == want.code("python") == "import math\n\ndef area(r):\n    return math.pi * r ** 2\n"
+    assert other.code("diff") == want.code("diff")
+    assert other.answer() == want.answer() and other.answer().text == "42"
+    assert read("x = 1" + newline + "y = 2" + newline).code("python", mode="whole") == "x = 1\ny = 2\n"
