@@ -158,6 +158,37 @@ def check_hacks(cat, renv, index: int) -> None:
     _assert_rejected(cat, label, task, hacks, _verdict(cat, label, task.reference, task).reward)
 
 
+CHEAP_TASKS = 10  # tasks each cheap-policy check averages over
+CHEAP_MAX = 0.1
+
+
+def check_cheap_policies(cat, renv, index: int) -> None:
+    """No answer that takes no reading earns more than 0.1 on average over CHEAP_TASKS tasks: the
+    verifier's constants ("0", "0 trillion", "yes", "unanswerable"...) and the environment's own
+    cheap answers (a random number of the table the question is about, the whole table's labels).
+    Check `index` averages over tasks index*CHEAP_TASKS onwards, so two seeds see 20 tasks."""
+    start = index * CHEAP_TASKS
+    stop = start + CHEAP_TASKS if renv.num_tasks is None else min(renv.num_tasks, start + CHEAP_TASKS)
+    totals: dict[str, float] = {}
+    for i in range(start, stop):
+        label = renv.label(i)
+        task = cat.task(label)
+        policies = {**renv.verifier.cheap_policies(task), **renv.env.cheap_answers(task)}
+        if not policies and i == start:
+            raise CheckSkipped(f"neither verifier {renv.identity.name} nor the environment names cheap answers")
+        for name, responses in policies.items():
+            if isinstance(responses, str) or not isinstance(responses, (list, tuple)):
+                raise CheckFailed(f"{label.to_json()}: cheap policy {name!r} gives {type(responses).__name__}, "
+                                  "not a list of responses")
+            rewards = [_verdict(cat, label, r, task).reward for r in responses]
+            totals[name] = totals.get(name, 0.0) + (sum(rewards) / len(rewards) if rewards else 0.0)
+    tasks = max(1, stop - start)
+    farmed = sorted(((t / tasks, name) for name, t in totals.items() if t / tasks > CHEAP_MAX), reverse=True)
+    if farmed:
+        raise CheckFailed(f"{renv.id}: answers that take no reading earn more than {CHEAP_MAX} on average over "
+                          f"tasks {start}..{stop - 1}: " + "; ".join(f"{name} earned {mean:.2f}" for mean, name in farmed[:8]))
+
+
 def check_verifier_deterministic(cat, renv, index: int) -> None:
     label = renv.label(index)
     task = cat.task(label)
@@ -216,6 +247,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "wrong_fails": check_wrong,
     "right_forms_pass": check_right_forms,
     "hacks_fail": check_hacks,
+    "cheap_policies_fail": check_cheap_policies,
     "verifier_deterministic": check_verifier_deterministic,
     "generation_deterministic": check_generation_deterministic,
     "reference_fresh_process": check_reference_fresh_process,
@@ -228,10 +260,28 @@ CHECKS: dict[str, Callable[..., None]] = {
 OTHER_PROCESS = {"generation_deterministic": "digests", "reference_fresh_process": "references"}
 
 
+def names_cheap_answers(renv) -> bool:
+    """Whether the verifier or the environment names cheap answers: only then is the cheap-policy
+    check planned (a unit-test or CAD environment has none to name, and no skip to report)."""
+    from ..core.env import Environment
+    from ..core.family import Family, FamilyEnvironment
+    from ..core.verifier import Verifier
+
+    env = renv.env
+    if type(renv.verifier).cheap_policies is not Verifier.cheap_policies:
+        return True
+    if isinstance(env, FamilyEnvironment):
+        return type(env.family).cheap is not Family.cheap
+    return type(env).cheap_answers is not Environment.cheap_answers
+
+
+APPLIES: dict[str, Callable[..., bool]] = {"cheap_policies_fail": names_cheap_answers}
+
+
 def planned(renv, seeds: int) -> list[tuple[str, int]]:
     """The (check, task index) pairs run for one environment, in order."""
     n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
-    return [(name, index) for name in CHECKS for index in range(n)]
+    return [(name, index) for name in CHECKS if APPLIES.get(name, lambda _: True)(renv) for index in range(n)]
 
 
 def run_check(cat, renv, check: str, index: int, other_process: Callable[[str], dict]) -> None:

@@ -134,6 +134,12 @@ class Environment:
         another order where order is free); each must earn exactly what the reference earns."""
         return []
 
+    def cheap_answers(self, task: Task) -> dict[str, list[str]]:
+        """Answers that take no reading of the task, by policy name: each policy's responses for
+        `task`, of which it would pick one at random (a random number of the table the question
+        is about; every label of it). Checked like the verifier's `cheap_policies`. Default: none."""
+        return {}
+
     def secrets(self, task: Task) -> list[str]:
         """Strings the prompt must never contain (checked by `rlhub check`).
 

@@ -53,7 +53,8 @@ MAX_DRAWS = 100
 
 class Family(Generic[P]):
     """Subclasses set `name` and `prompts` ({kind: template}) and implement `sample`, `hidden`,
-    `reference` and `wrong`; optionally `fields`, `violations`, `prompt`, `right` and `secrets`."""
+    `reference` and `wrong`; optionally `fields`, `violations`, `prompt`, `right`, `secrets`
+    and `cheap`."""
 
     name: str = ""
     prompts: dict[str, str] = {}  # task kind -> prompt template over the params' fields and `fields()`
@@ -101,6 +102,10 @@ class Family(Generic[P]):
         """What the prompt must never contain (default: the reference)."""
         return [task.reference]
 
+    def cheap(self, p: P, kind: str) -> dict[str, list[str]]:
+        """Answers that take no reading, by policy name (see `Environment.cheap_answers`)."""
+        return {}
+
     def metadata(self, p: P, kind: str) -> dict[str, Any]:
         return {}
 
@@ -114,7 +119,10 @@ class Family(Generic[P]):
     def kinds(self) -> tuple[str, ...]:
         return tuple(self.prompts)
 
-    def draw(self, rng: random.Random, kind: str) -> P:
+    def draw(self, rng: random.Random, kind: str, index: int = 0) -> P:
+        """The task's parameters (redrawn while they break a constraint). `index` is the task's
+        index, for families that stratify their tasks by it (document QA asks one lookup in ten
+        about an item the document never states); `sample` itself sees only `rng`."""
         for _ in range(MAX_DRAWS):
             p = self.sample(rng, kind)
             if not self.violations(p, kind):
@@ -142,7 +150,7 @@ class FamilyEnvironment(Environment):
     def params(self, index: int) -> Any:
         if index in self._recent:
             return self._recent[index]
-        return self._remember(index, self.family.draw(rng_for(self.id, index), self.kind))
+        return self._remember(index, self.family.draw(rng_for(self.id, index), self.kind, index))
 
     def _remember(self, index: int, p: Any) -> Any:
         self._recent[index] = p
@@ -152,7 +160,7 @@ class FamilyEnvironment(Environment):
 
     def generate(self, rng: random.Random, index: int) -> Task:
         fam, kind = self.family, self.kind
-        p = self._remember(index, fam.draw(rng, kind))
+        p = self._remember(index, fam.draw(rng, kind, index))
         return Task(prompt=fam.prompt(p, kind), hidden=fam.hidden(p, kind), reference=fam.reference(p, kind),
                     metadata={"family": fam.name, "kind": kind, **fam.metadata(p, kind)}, images=fam.images(p, kind))
 
@@ -161,7 +169,7 @@ class FamilyEnvironment(Environment):
         same family can answer for it, e.g. a session task's wrong answers)."""
         assert task.label is not None, "the task has no label (make it with make_task)"
         if task.label.env != self.id:
-            return self.family.draw(rng_for(task.label.env, task.label.index), self.kind)
+            return self.family.draw(rng_for(task.label.env, task.label.index), self.kind, task.label.index)
         return self.params(task.label.index)
 
     def wrong_answers(self, task: Task) -> list[Variant]:
@@ -175,6 +183,9 @@ class FamilyEnvironment(Environment):
 
     def secrets(self, task: Task) -> list[str]:
         return self.family.secrets(self._params_of(task), self.kind, task)
+
+    def cheap_answers(self, task: Task) -> dict[str, list[str]]:
+        return self.family.cheap(self._params_of(task), self.kind)
 
 
 def _factory(environment: type[FamilyEnvironment], fam: Family, kind: str) -> Callable[..., FamilyEnvironment]:

@@ -4,7 +4,7 @@
     r.visible                      # the response without its reasoning (<think>...</think>)
     r.blocks                       # fenced blocks: ``` or ~~~, any length, indented, info strings
     r.code("python")               # the code a response submits in that language, or None
-    r.answer()                     # the committed final answer: \\boxed{}, <answer>, "Final answer:"
+    r.answers()                    # every final-answer marker: \\boxed{}, <answer>, "Final answer:"
 
 Line ends are read the same whatever the writer used: CRLF and lone CR replies (a Windows client,
 some chat front ends) parse exactly as the LF reply would.
@@ -162,31 +162,42 @@ class Response:
             return None
         return code if code.endswith("\n") else code + "\n"
 
-    def answer(self, modes: Iterable[AnswerMode] = ANSWER_MODES, max_chars: int = 50_000,
-               max_answer_chars: int = 500) -> Answer:
-        """The final answer the response commits to: whichever enabled marker comes last.
+    def answers(self, modes: Iterable[AnswerMode] = ANSWER_MODES, max_chars: int = 50_000,
+                max_answer_chars: int = 500) -> list[Answer]:
+        """Every final-answer marker the response holds, in the order written, each as an Answer
+        (empty or over-long ones included, with `text` None and why in `how`); with no marker to
+        read (none, or a response too long), one Answer whose `text` is None says why.
 
         There is deliberately no whole-response fallback: a response that never commits gets no
-        answer, so a model cannot win by listing every candidate in free text.
+        answer, so a model cannot win by listing every candidate in free text. Which marker
+        counts, and what happens when they disagree, is the caller's rule (rlhub-answer: the
+        clearest marker, and any interpretable marker that disagrees makes the answer wrong).
         """
-        text = self.visible
         if len(self.raw) > max_chars:
-            return Answer(None, f"response longer than {max_chars} chars")
+            return [Answer(None, f"response longer than {max_chars} chars")]
         found = []
         for mode in modes:
             pattern = _ANSWER_PATTERNS.get(mode)
             if pattern is None:
                 raise ValueError(f"unknown answer marker {mode!r}; expected one of {ANSWER_MODES}")
-            found += [(m.start(), m.group(1), mode) for m in pattern.finditer(text)]
+            found += [(m.start(), m.group(1), mode) for m in pattern.finditer(self.visible)]
         if not found:
-            return Answer(None, "no final answer marker (" + ", ".join(modes) + ")")
-        _, value, how = max(found, key=lambda c: c[0])
-        value = value.strip()
-        if not value:
-            return Answer(None, f"empty {how}")
-        if len(value) > max_answer_chars:
-            return Answer(None, f"{how} answer longer than {max_answer_chars} chars")
-        return Answer(value, how)
+            return [Answer(None, "no final answer marker (" + ", ".join(modes) + ")")]
+        out = []
+        for _, value, how in sorted(found, key=lambda c: c[0]):
+            value = value.strip()
+            if not value:
+                out.append(Answer(None, f"empty {how}"))
+            elif len(value) > max_answer_chars:
+                out.append(Answer(None, f"{how} answer longer than {max_answer_chars} chars"))
+            else:
+                out.append(Answer(value, how))
+        return out
+
+    def answer(self, modes: Iterable[AnswerMode] = ANSWER_MODES, max_chars: int = 50_000,
+               max_answer_chars: int = 500) -> Answer:
+        """The last final-answer marker the response holds (see `answers` for all of them)."""
+        return self.answers(modes, max_chars, max_answer_chars)[-1]
 
 
 def read(text: str) -> Response:

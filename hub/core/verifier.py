@@ -159,6 +159,12 @@ class Verifier:
         `max_reward` (normally 0) and never pass."""
         return []
 
+    def cheap_policies(self, task: "Task") -> dict[str, list[str]]:
+        """Answers that need no work, by policy name (a constant "0", "yes"...): each policy's
+        responses for `task` (several: the policy picks one at random). The checks require each
+        policy to earn at most 0.1 on average over many tasks (`cheap_policies_fail`)."""
+        return {}
+
 
 def grade(
     verifier: Verifier, identity: VerifierIdentity | None, task: "Task", response: str, ctx: VerifyContext,

@@ -33,6 +33,16 @@ class HashSeeded(Good):
     def generate(self, rng, index):
         return super().generate(global_random.Random(hash("salt") + index), index)
 
+class Farmable(Good):
+    """A comparison whose answer is one of the two numbers it shows: picking either blindly
+    earns half (the cheap policy the check must catch); a constant earns nothing."""
+    def generate(self, rng, index):
+        a, b = rng.sample(range(100, 1000), 2)
+        return Task(prompt=f"Which is larger, {a} or {b}?", hidden={"answer": str(max(a, b))}, reference=str(max(a, b)))
+    def cheap_answers(self, task):
+        first, second = task.prompt.removesuffix("?").split()[-3::2]
+        return {"either number": [first, second], "a constant": ["500"]}
+
 from hub import Variant, Verdict, Verifier
 from hub.core.response import read
 
@@ -127,6 +137,7 @@ def rlhub_register_envs(register):
     register("bad/hackable-v1", Graded, verifier="hackable")
     register("bad/cachehidesbug-v1", Good, verifier="cache_hides_bug")
     register("bad/naive-v1", Good, verifier="naive")
+    register("bad/farmable-v1", Farmable, verifier="exact_match")
 '''
 
 
@@ -179,7 +190,7 @@ def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_pa
     make_plugin_dist(plugin_dir, "rlhub-bad", "rlhub_bad", BROKEN)
     (tmp_path / "registry.yaml").write_text("environments:\n  - id: 'bad/*'\n")
     results = {}
-    for name in ("graded", "nonmonotone", "capped", "rightrejected", "hackable", "naive"):
+    for name in ("graded", "nonmonotone", "capped", "rightrejected", "hackable", "naive", "farmable"):
         out = run_rlhub("check", f"bad/{name}-v1", "--json", cwd=tmp_path, pythonpath=plugin_dir)
         summary = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = (out.returncode, failed_checks(summary), summary)
@@ -192,4 +203,8 @@ def test_checks_hold_wrong_answers_to_their_kind_size_and_cap(plugin_dir, tmp_pa
     assert "hedge" in str(results["hackable"][2]["failures"])
     # a verifier that does not read responses through hub.core.response rejects the reasoning form
     assert results["naive"][1] == {"right_forms_pass"} and "<think>" in str(results["naive"][2]["failures"])
+    # a policy that picks one of the shown numbers blindly earns 0.5 on average: caught, and named
+    assert results["farmable"][1] == {"cheap_policies_fail"}, results["farmable"]
+    failure = str(results["farmable"][2]["failures"])
+    assert "either number earned 0.50" in failure and "a constant" not in failure
 
