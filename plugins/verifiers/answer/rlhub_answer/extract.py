@@ -29,15 +29,19 @@ def extract_answer(response: str, modes: Iterable[Mode] = DEFAULT_MODES, max_res
 
 _LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textrm|operatorname)\s*\{([^{}]*)\}")
 _LATEX_SUBS = ((r"\$", "$"), (r"\%", "%"), ("{,}", ","), (r"\,", ""), (r"\!", ""), (r"\ ", " "), (r"\;", " "),
-               ("~", " "), (r"\left", ""), (r"\right", ""))
+               (r"\approx", "≈ "), (r"\sim", "~ "), (r"\times", "×"), (r"\cdot", "·"), ("~", " "), (r"\left", ""),
+               (r"\right", ""))
+_LATEX_POWER = re.compile(r"\^\{([-+]?\d+)\}")
 
 
 def strip_latex(text: str) -> str:
-    """Undo the LaTeX models put inside \\boxed{}: \\$1.2\\text{ million} -> $1.2 million."""
+    """Undo the LaTeX models put inside \\boxed{}: \\$1.2\\text{ million} -> $1.2 million,
+    \\approx 24.69\\% -> ≈ 24.69%, -6.746 \\times 10^{6} -> -6.746 × 10^6."""
     for _ in range(3):  # wrappers nest rarely and shallowly
         text = _LATEX_WRAPPERS.sub(r"\1", text)
     for old, new in _LATEX_SUBS:
         text = text.replace(old, new)
+    text = _LATEX_POWER.sub(r"^\1", text)  # 10^{6} -> 10^6
     if text.startswith("$") and text.endswith("$") and text.count("$") == 2 and len(text) > 2:
         text = text[1:-1]  # inline math delimiters, not a currency sign
     return re.sub(r"[ \t]+", " ", text).strip()  # keep new lines: they separate list items

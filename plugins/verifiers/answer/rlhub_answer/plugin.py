@@ -1,7 +1,8 @@
 """The verifiers rlhub-answer registers.
 
 `answer_match` picks the matcher from `task.hidden["answer_type"]`; the others force one matcher
-(for datasets whose golds all have one type). All share the extraction settings.
+(for datasets whose golds all have one type). All share the extraction settings and the rule for
+a response with several answer markers (see `final_answer`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from pydantic import Field
 from hub import Task, Verdict, Verifier, VerifierConfig, VerifyContext, hookimpl
 from hub.core.verifier import HiddenData
 
-from .extract import DEFAULT_MODES, Mode, extract_answer, strip_latex
-from .matchers import ANSWER_TYPES, UNANSWERABLE, match_answer
+from hub.core.response import Answer, read
+
+from .extract import DEFAULT_MODES, Mode, strip_latex
+from .matchers import ANSWER_TYPES, UNANSWERABLE, AnswerSpec, agree, match_answer, reading
+from .numbers import _SCALES
 
 
 class AnswerConfig(VerifierConfig):
@@ -39,10 +43,53 @@ class AnswerConfig(VerifierConfig):
 
 
 class AnswerHidden(HiddenData):
-    """The gold: a string, number or list (a list of acceptable golds for text), and its type."""
+    """The gold: a string, number or list (a list of acceptable golds for text), its type, and
+    what the question allows besides the bare value (`matchers.AnswerSpec` says each field)."""
 
     answer: Any
     answer_type: Literal[ANSWER_TYPES] = "text"  # type: ignore[valid-type]
+    units: tuple[str, ...] | None = None
+    change: bool = False
+    ordered: bool = False
+    decimals: int | None = Field(None, ge=0, le=12)
+    amount: float | None = None
+
+    def spec(self) -> AnswerSpec:
+        return AnswerSpec(self.units, self.change, self.ordered, self.decimals, self.amount)
+
+
+# Where a response holds several answer markers, the clearest is the answer: a \boxed{} before an
+# <answer> tag before a "Final answer:" line (the last of its kind where a kind repeats).
+CLARITY = {"boxed": 0, "answer_tag": 1, "final_line": 2}
+# Constant answers a policy could give without reading anything: every answer-graded environment
+# is checked to pay them (almost) nothing (`cheap_policies`).
+_SCALE_WORDS = ("thousand", "k", "million", "m", "mn", "billion", "bn", "trillion", "tn")
+CONSTANTS = ("0", "1", *(f"{n} {w}" for w in _SCALE_WORDS for n in (0, 1)), "0k", "0.0 bn", "yes", "no",
+             UNANSWERABLE, "none", "N/A")
+assert all(w in _SCALES for w in _SCALE_WORDS)
+
+
+def final_answer(answers: list[Answer], answer_type: str, cfg: "AnswerConfig", spec: AnswerSpec
+                 ) -> tuple[Answer, Any, list[Answer]]:
+    """(the answer graded, what it states, the markers that state something else).
+
+    The graded answer is the clearest marker that states an answer of the gold's type. Markers
+    that state none (a sentence around the number: "**Answer:** it rose by 24.69%.") are
+    ignored; any other that states a different answer is a second answer at once, a hedge,
+    which makes the response wrong whichever of the two is right."""
+    written = [a for a in answers if a.text is not None]
+    read_as = [(a, reading(strip_latex(a.text), answer_type, cfg, spec)) for a in written]
+    stating = [(a, r) for a, r in read_as if r is not None]
+    pool = stating or read_as
+    if not pool:
+        return answers[-1], None, []
+    clearest = min(CLARITY[a.how] for a, _ in pool)
+    best, best_reading = [ar for ar in pool if CLARITY[ar[0].how] == clearest][-1]
+    if best_reading is None:
+        return best, None, []
+    others = [a for a, r in stating if a is not best and not agree(best_reading, r, answer_type, cfg, strip_latex(best.text),
+                                                                    strip_latex(a.text), spec.ordered)]
+    return best, best_reading, others
 
 
 class AnswerMatch(Verifier):
@@ -66,13 +113,27 @@ class AnswerMatch(Verifier):
         cfg = self.config
         if self.default_text_metric and cfg.text_metric == "em":
             cfg = cfg.model_copy(update={"text_metric": self.default_text_metric})
-        got = extract_answer(response, cfg.extract, cfg.max_response_chars, cfg.max_answer_chars)
+        if not isinstance(response, str):
+            return Verdict(0.0, False, components={"extracted": 0.0},
+                           details={"reason": f"response is {type(response).__name__}, not text"})
+        kind, spec = self.answer_type(hidden), hidden.spec()
+        got, _, others = final_answer(read(response).answers(cfg.extract, cfg.max_response_chars, cfg.max_answer_chars),
+                                      kind, cfg, spec)
         if got.text is None:
             return Verdict(0.0, False, components={"extracted": 0.0}, details={"reason": got.how})
-        kind = self.answer_type(hidden)
-        m = match_answer(strip_latex(got.text), hidden.answer, kind, cfg)
+        seen = {"extracted": got.text[:200], "how": got.how, "answer_type": kind}
+        if others:
+            return Verdict(0.0, False, components={"extracted": 1.0, "one_answer": 0.0},
+                           details={**seen, "reason": "the response gives two different answers (a hedge): "
+                                    + "; ".join(f"{a.how} {a.text[:80]!r}" for a in others[:3])})
+        m = match_answer(strip_latex(got.text), hidden.answer, kind, cfg, spec)
         return Verdict(min(1.0, max(0.0, m.score)), m.passed, components={"extracted": 1.0, m.matcher: m.score},
-                       details={"extracted": got.text[:200], "how": got.how, "answer_type": kind, **m.details})
+                       details={**seen, **m.details})
+
+    def cheap_policies(self, task: Task) -> dict[str, list[str]]:
+        """Answers that need no reading: each constant, boxed (`rlhub check` requires every
+        one to earn at most 0.1 on average over its seeds)."""
+        return {f"constant {c!r}": [f"\\boxed{{{c}}}"] for c in CONSTANTS}
 
 
 class NumericMatch(AnswerMatch):

@@ -52,7 +52,7 @@ def test_lists_yesno_unanswerable():
     v = score(["North", "South"], "list", r"\boxed{South; North}")
     assert v.passed and v.reward == 1.0
     v = score(["North", "South"], "list", r"\boxed{South, North, East}")
-    assert not v.passed and v.reward == pytest.approx(0.8)
+    assert not v.passed and v.reward == pytest.approx(0.5)  # the wrong item costs what a right one earns
     assert score("yes", "yesno", "Final answer: Yes.").passed
     assert not score("yes", "yesno", "Final answer: yes and no").passed
     assert score("unanswerable", "unanswerable", r"\boxed{Unanswerable}").passed
@@ -81,3 +81,80 @@ def test_bad_config_is_a_clear_error():
         AnswerConfig(text_metric="bleu")
     with pytest.raises(Exception, match="extra"):
         AnswerConfig(tolerance=0.1)
+
+
+def spec_score(answer, kind, response, **hidden):
+    v = AnswerMatch(AnswerConfig())
+    return v.verify(Task(prompt="q", hidden={"answer": answer, "answer_type": kind, **hidden}), response, CTX)
+
+
+@pytest.mark.parametrize("gold", [5, 3, 12, 0.5, -2, 999, 1104, 24.69])
+@pytest.mark.parametrize("constant", ["0 trillion", "0k", "0.0 bn", "0 million", "0", "1 billion", "zero"])
+def test_a_scale_word_does_not_make_zero_a_rounding_of_anything(gold, constant):
+    """Zero with a scale word is zero: its precision (10^12 for 'trillion') is far coarser than
+    any gold allows, so it is not a rounding of 5 (it earned 1.0 on every count task)."""
+    assert not score(gold, "number", rf"\boxed{{{constant}}}").passed
+
+
+def test_zero_is_still_zero_and_signs_are_always_checked():
+    assert score(0, "number", r"\boxed{0 trillion}").passed
+    assert not score(0.0004, "number", r"\boxed{-0.0004}").passed
+    assert not score(-7, "number", r"\boxed{7}").passed
+
+
+@pytest.mark.parametrize("answer, kind, hidden, response", [
+    (99.901, "percent", {}, r"\boxed{99.901%}"),                                    # the question says "in percent"
+    (-6_746_000, "number", {"units": ["USD"]}, r"\boxed{-6,746,000 US dollars}"),    # the question's own wording
+    (-6_746_000, "number", {"units": ["USD"]}, r"\boxed{-6.746 \times 10^{6}}"),
+    (-6_746_000, "number", {"units": ["USD"]}, r"\boxed{USD -6.746 million}"),
+    (-6_746_000, "number", {"units": ["USD"]}, r"\boxed{-\$6,746,000}"),
+    (1104, "number", {"units": ["day"]}, r"\boxed{1104 days}"),
+    (5, "number", {"units": ["line item", "entry"]}, r"\boxed{5 line items}"),
+    (24.6912, "percent", {}, r"\boxed{\approx 24.69\%}"),
+    (24.6912, "percent", {"change": True}, r"\boxed{24.69% increase}"),
+    (-3.1, "percent", {"change": True}, r"\boxed{3.1% decrease}"),
+    (24.6912, "percent", {}, "\\boxed{24.69\\%}\n\n**Answer:** it rose by 24.69%."),   # a sentence after the box
+    (24.6912, "percent", {}, "\\boxed{24.69\\%}\n\nFinal answer: 24.69%"),             # two markers that agree
+    ("yes", "yesno", {"amount": 1250.0, "units": ["USD"]}, r"\boxed{Yes; 1,250 US dollars}"),
+    ("Acme", "text", {"amount": 812.4}, r"\boxed{Acme; 812.4}"),
+    ("Acme", "text", {}, "\\boxed{Acme}\n\n**Answer:** Acme has the highest revenue."),
+])
+def test_right_answers_in_the_forms_the_question_invites(answer, kind, hidden, response):
+    v = spec_score(answer, kind, response, **hidden)
+    assert v.passed and v.reward == 1.0, v.details
+
+
+@pytest.mark.parametrize("answer, kind, hidden, response", [
+    (1104, "number", {"units": ["day"]}, r"\boxed{1104 hours}"),                     # a unit not asked for
+    (5, "number", {"units": ["line item"]}, r"\boxed{5 days}"),
+    (-6_746_000, "number", {"units": ["USD"]}, r"\boxed{-€6,746,000}"),              # another currency
+    (5, "number", {"units": []}, r"\boxed{\$5}"),                                    # a currency on a count
+    (24.6912, "percent", {"change": True}, r"\boxed{24.69% decrease}"),              # the direction flipped
+    (24.6912, "percent", {}, r"\boxed{24.69% increase}"),                            # a direction word not invited
+    (12.5, "percent", {}, r"\boxed{12.5 US dollars}"),
+    (5, "number", {}, "\\boxed{5}\n\nFinal answer: 6"),                               # two answers: a hedge
+    (5, "number", {}, "<answer>6</answer> and \\boxed{5}"),
+    (5.0, "number", {}, "\\boxed{5}\n\nFinal answer: 5.35"),                          # 5 is no rounding of 5.35 here
+    (24.6912, "percent", {}, "\\boxed{24.69\\%}\n\n**Answer:** about 25%"),             # too coarse to agree
+    ("yes", "yesno", {"amount": 1250.0}, r"\boxed{yes}"),                            # the word alone: a coin toss
+    ("yes", "yesno", {"amount": 1250.0}, r"\boxed{yes; -1,250}"),
+    ("yes", "yesno", {"amount": 1250.0}, r"\boxed{no; 1,250}"),
+    ("Acme", "text", {"amount": 812.4}, r"\boxed{Acme}"),                            # a name alone: a guess
+    ("Acme", "text", {"amount": 812.4}, r"\boxed{Acme; 790.0}"),
+    ("Acme", "text", {}, "\\boxed{Acme}\n\nFinal answer: Beta"),
+    ("unanswerable", "unanswerable", {}, "\\boxed{unanswerable}\n\nFinal answer: 0"),
+])
+def test_wrong_units_directions_and_hedges_fail(answer, kind, hidden, response):
+    v = spec_score(answer, kind, response, **hidden)
+    assert not v.passed and v.reward == 0.0, v.details
+
+
+def test_lists_graded_for_what_they_claim():
+    gold = ["North: 12", "South: 30"]
+    table = ["North: 12", "South: 30", "East: 7", "West: 5"]
+    whole = spec_score(gold, "list", r"\boxed{" + "; ".join(table) + "}")
+    assert whole.reward == 0.0 and not whole.passed  # the whole table: each wrong item cancels a right one
+    assert spec_score(gold, "list", r"\boxed{South: 30; North: 12}").passed  # order is free...
+    assert not spec_score(gold, "list", r"\boxed{South: 30; North: 12}", ordered=True).passed  # ...unless asked
+    assert spec_score(gold, "list", r"\boxed{North; South}").reward == 0.0  # names without their values
+    assert spec_score(gold, "list", r"\boxed{North: 12}").reward == 0.5
