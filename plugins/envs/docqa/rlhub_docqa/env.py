@@ -12,7 +12,7 @@ from hub.core.family import Family
 from rlhub_answer.plugin import AnswerConfig, AnswerHidden
 
 from .distractors import fill, place
-from .questions import KINDS, UNANSWERABLE, Question
+from .questions import ABSTAIN_EVERY, ABSTAINING, KINDS, UNANSWERABLE, Question, fmt_answer
 from .render import DATE_FORMATS, STYLES, world_sections
 from .tokens import approx_tokens, chars_for
 from .worlds import BUILDERS
@@ -64,7 +64,15 @@ class DocQAFamily(Family[Doc]):
         return DocQAFamily(self.world, self.qkind, target_tokens or self.target_tokens)
 
     # -- the draw -----------------------------------------------------------------------------------
-    def sample(self, rng: random.Random, kind: str) -> Doc:
+    def abstains(self, index: int) -> bool:
+        """Whether task `index` asks about an item the document never states: one in ten of the
+        abstaining kinds, by index, so that every ten consecutive tasks hold exactly one."""
+        return self.qkind in ABSTAINING and index % ABSTAIN_EVERY == 1
+
+    def draw(self, rng: random.Random, kind: str, index: int = 0) -> Doc:
+        return self.sample(rng, kind, self.abstains(index))
+
+    def sample(self, rng: random.Random, kind: str, abstain: bool = False) -> Doc:
         vision = kind == "vision"
         target = rng.randrange(NAMES_TOTAL)
         world = BUILDERS[self.world](rng, entity_name(target))
@@ -76,7 +84,7 @@ class DocQAFamily(Family[Doc]):
         budget = 0 if vision else max(0, chars_for(self.target_tokens) - used)
         sections = place(rng, evidence, fill(rng, BUILDERS[self.world], target, budget, style, date_format, similar))
         document = "\n".join(s.text(style) for s in sections)
-        question = self._question(rng, world, document)
+        question = self._question(rng, world, document, abstain)
         pages = ()
         if vision:
             from .pages import render_pages  # imported on use: registering stays cheap
@@ -84,10 +92,11 @@ class DocQAFamily(Family[Doc]):
             pages = tuple(render_pages(document))
         return Doc(document, question, style, similar, tuple(i for i, s in enumerate(sections) if s.evidence), pages)
 
-    def _question(self, rng: random.Random, world, document: str) -> Question:
+    def _question(self, rng: random.Random, world, document: str, abstain: bool) -> Question:
         """Draw until the world offers this kind of question and its computed answer is not in the text."""
+        program = KINDS[self.qkind]
         for _ in range(100):
-            q = KINDS[self.qkind](rng, world)
+            q = program(rng, world, abstain=True) if abstain else program(rng, world)
             if q is not None and not any(appears(s, document) for s in q.secrets if len(s) >= 4):
                 return q
         raise RuntimeError(f"{self.name}: no {self.qkind} question for this {self.world} world after 100 draws")
@@ -106,7 +115,7 @@ class DocQAFamily(Family[Doc]):
         return list(p.pages)
 
     def hidden(self, p: Doc, kind: str) -> AnswerHidden:
-        return AnswerHidden(answer=p.question.answer, answer_type=p.question.answer_type)
+        return p.question.hidden()
 
     def reference(self, p: Doc, kind: str) -> str:
         return f"\\boxed{{{p.question.shown}}}"
@@ -118,33 +127,49 @@ class DocQAFamily(Family[Doc]):
                 "evidence_sections": list(p.evidence_sections)}
 
     def wrong(self, p: Doc, kind: str) -> list[Variant]:
-        """The question's own wrong answers (a wrong number, scale, sign, item, day), a hedge
-        between the right answer and a wrong one, and 'unanswerable' for an answerable question."""
+        """The question's own wrong answers (a wrong number, scale, sign, unit, item, day, a yes/no
+        without its number), two answers at once (in one marker, and in two markers), and
+        'unanswerable' for an answerable question."""
         from rlhub_answer.matchers import match_answer
 
         q = p.question
         # only those the verifier really rejects: a "wrong scale" of 0 is still 0
-        wrong = [(note, w) for note, w in q.wrong if not match_answer(w, q.answer, q.answer_type, _CFG).passed]
-        out = [Variant(_slug(note), f"\\boxed{{{w}}}", note=note) for note, w in wrong]
+        wrong = [(note, w) for note, w in q.wrong
+                 if not match_answer(w, q.answer, q.answer_type, _CFG, q.hidden().spec()).passed]
+        out = [Variant(_slug(note), f"\\boxed{{{w}}}", note=note,
+                       max_reward=0.0 if note == "the whole table" else None) for note, w in wrong]
         if wrong:
             out.append(Variant("hedge", f"\\boxed{{{q.shown} or {wrong[0][1]}}}", note="two answers at once"))
+            out.append(Variant("hedge_markers", f"\\boxed{{{q.shown}}}\n\nFinal answer: {wrong[0][1]}",
+                               note="the right answer boxed, a wrong one as the final line", max_reward=0.0))
         if q.answer_type != "unanswerable":
             out.append(Variant("unanswerable", f"\\boxed{{{UNANSWERABLE}}}", note="gave up on an answerable question"))
         return out
 
     def right(self, p: Doc, kind: str) -> list[str]:
-        """The answer in the other markers models use, and written the other ways it may be written."""
+        """The answer in the other markers models use, restated in a sentence after the box, and
+        written the other ways the question invites (its unit, currency, percent sign, noun)."""
         q = p.question
-        forms = [f"<answer>{q.shown}</answer>", f"Reasoning done.\n\nFinal answer: {q.shown}"]
-        if q.answer_type in ("number", "percent") and "," in q.shown:
-            forms.append(f"\\boxed{{{q.shown.replace(',', '')}}}")  # without thousands separators
-        if q.answer_type == "percent":
-            forms.append(f"\\boxed{{{q.shown}\\%}}")
-        if q.answer_type == "list":
-            forms.append("\\boxed{" + "; ".join(reversed(q.answer)) + "}")  # order is free
-        if q.answer_type == "yesno":
-            forms.append(f"\\boxed{{{q.shown.capitalize()}}}")
+        forms = [f"<answer>{q.shown}</answer>", f"Reasoning done.\n\nFinal answer: {q.shown}",
+                 f"\\boxed{{{q.shown}}}\n\n**Answer:** that is {q.shown}, as the table shows."]
+        forms += [f"\\boxed{{{f}}}" for f in q.forms]
         return forms
+
+    def cheap(self, p: Doc, kind: str) -> dict[str, list[str]]:
+        """Answers that read nothing of the question: a random number of the table it is about
+        (as printed, and scaled to the full amount), every label of the table as a list, and its
+        first and last labels."""
+        table = p.question.table
+        if table is None:
+            return {}
+        cells = [v for _, values in table.rows for v in values if v is not None]
+        scale = 1000 if table.unit == "usd_k" else 1
+        labels = [r for r, _ in table.rows]
+        boxed = lambda text: f"\\boxed{{{text}}}"
+        return {"a random number of the table": [boxed(fmt_answer(v)) for v in cells],
+                "a random number of the table, scaled": [boxed(fmt_answer(v * scale)) for v in cells],
+                "every label of the table": [boxed("; ".join(labels))],
+                "the table's first label": [boxed(labels[0])], "the table's last label": [boxed(labels[-1])]}
 
     def secrets(self, p: Doc, kind: str, task) -> list[str]:
         """Computed answers must not appear in the prompt; looked-up ones legitimately do."""

@@ -2,7 +2,10 @@
 
 A kind returns a `Question` or None when the world offers nothing it can ask (the caller then
 draws again). Answers are exact; the reference shows them rounded to at least four significant
-digits, which the answer verifier accepts as a correct rounding.
+digits, which the answer verifier accepts as a correct rounding. Each question also declares what
+a careful grader accepts beside the bare value (its units, a direction word for a change, the
+number a yes/no rests on) and the other ways its answer may be written (`forms`), and the table
+it is about, which the cheap-policy checks read (a random number of it, every label of it).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from rlhub_answer.plugin import AnswerHidden
 
 from .model import Table, World
 from .render import fmt_date
@@ -30,6 +35,15 @@ class Question:
     computed: bool  # the answer is derived, so it must not appear in the prompt
     hops: int = 1  # cells or facts the answer needs
     secrets: list[str] = field(default_factory=list)
+    units: tuple[str, ...] = ()  # what an answer may name beside its number (AnswerSpec.units); () names none
+    change: bool = False  # a signed change: "increase"/"decrease" may give the sign
+    amount: float | None = None  # a yes/no answer also gives this number
+    forms: list[str] = field(default_factory=list)  # other right ways to write the answer
+    table: Table | None = None  # the table the question is about (what cheap policies read)
+
+    def hidden(self) -> AnswerHidden:
+        return AnswerHidden(answer=self.answer, answer_type=self.answer_type, units=self.units, change=self.change,
+                            amount=self.amount)
 
 
 def fmt_answer(v: float) -> str:
@@ -39,6 +53,14 @@ def fmt_answer(v: float) -> str:
     return f"{v:,.{d}f}"
 
 
+def answer_units(table: Table, col: str) -> tuple[str, ...]:
+    """What an answer about this column may name: US dollars for money, the column's unit word."""
+    unit = table.unit_of(col)
+    if unit in ("usd", "usd_k"):
+        return ("USD",)
+    return () if unit in ("", "%") else (unit,)
+
+
 def unit_phrase(table: Table, col: str) -> str:
     unit = table.unit_of(col)
     return {"usd_k": "Answer in US dollars (the full amount, not thousands).", "usd": "Answer in US dollars.",
@@ -46,23 +68,69 @@ def unit_phrase(table: Table, col: str) -> str:
         unit, f"Answer in {unit}.")
 
 
+def number_forms(value: float, shown: str, units: tuple[str, ...], percent: bool, change: bool) -> list[str]:
+    """The other ways a careful grader accepts this number, as the question invites them: without
+    separators, with the % the question asks for, in the currency it names (symbol, code and
+    words), in millions, in scientific notation, with the unit it counts."""
+    forms = [shown.replace(",", "")] if "," in shown else []
+    sign, magnitude = ("-" if value < 0 else ""), fmt_answer(abs(value))
+    if percent:
+        forms += [f"{shown}%", f"{shown}\\%", f"\\approx {shown}\\%", f"{shown} percent"]
+        if change and value:
+            forms.append(f"{magnitude}% {'increase' if value > 0 else 'decrease'}")
+    if "USD" in units:
+        forms += [f"{shown} US dollars", f"{sign}${magnitude}", f"USD {shown}", f"\\${shown}"]
+    if abs(value) >= 1e6:
+        forms.append(f"{value / 1e6:.4g} million" + (" US dollars" if "USD" in units else ""))
+    if abs(value) >= 1e4:
+        exponent = math.floor(math.log10(abs(value)))
+        forms.append(f"{value / 10 ** exponent:.4f} \\times 10^{{{exponent}}}")
+    forms += [f"{shown} {u}s" for u in units if u != "USD" and not u.endswith("s")]
+    forms += [f"{shown} {u}" for u in units if u != "USD" and u.endswith("s")]
+    return forms
+
+
 def number_question(text: str, value: float, computed: bool, hops: int, scale: int = 1,
-                    answer_type: str = "number") -> Question:
+                    answer_type: str = "number", units: tuple[str, ...] = (), change: bool = False,
+                    table: Table | None = None) -> Question:
     shown = fmt_answer(value)
     off = value * 1.07 if abs(value) > 1e-9 else 1.0
     wrong = [("value 7% off", fmt_answer(round(off, 6))), ("scaled x1000", fmt_answer(value * 1000))]
     if value:
         wrong.append(("sign flipped", fmt_answer(-value)))
+        if change:
+            wrong.append(("direction word flipped", f"{fmt_answer(abs(value))}% {'decrease' if value > 0 else 'increase'}"))
     if scale == 1000:
         wrong.append(("not scaled from thousands", fmt_answer(value / 1000)))
+    wrong.append(("a unit the question does not ask for",
+                  f"€{shown}" if "USD" in units else f"{shown} {'days' if 'hours' in units else 'hours'}"))
     secrets = [shown, shown.replace(",", "")] if computed else []
-    return Question(text, value, answer_type, shown, wrong, computed, hops, secrets)
+    return Question(text, value, answer_type, shown, wrong, computed, hops, secrets, units, change,
+                    forms=number_forms(value, shown, units, answer_type == "percent", change), table=table)
+
+
+def _cell_question(table: Table, col: str, value: float, text: str, computed: bool, hops: int) -> Question:
+    percent = table.unit_of(col) == "%"
+    return number_question(text, value, computed, hops, table.scale_of(col), "percent" if percent else "number",
+                           answer_units(table, col), table=table)
+
+
+def totals_note(table: Table) -> str:
+    """The rows a ranking or count leaves out, named, so that the question says what it asks."""
+    totals = [r for r, _ in table.rows if r in table.totals]
+    if not totals:
+        return ""
+    names = ", ".join(f'"{t}"' for t in totals)
+    return f" (not counting the total{'s' if len(totals) > 1 else ''} {names})"
 
 
 def _cell(rng: random.Random, world: World, table: Table | None = None):
+    """A random non-zero cell: a zero would let a constant "0" farm the lookups of a sparse table."""
     table = table or rng.choice(world.tables)
     row, values = rng.choice(table.items() or table.rows)
-    options = [c for c, v in zip(table.columns, values) if v is not None]
+    options = [c for c, v in zip(table.columns, values) if v]
+    if not options:
+        return table, row, table.columns[0], None
     col = rng.choice(options)
     return table, row, col, table.value(row, col)
 
@@ -71,25 +139,52 @@ def _ref(table: Table, row: str, col: str) -> str:
     return f'"{row}" ({col}) in the table "{table.title}"'
 
 
-def lookup(rng: random.Random, world: World) -> Question | None:
-    table, row, col, v = _cell(rng, world)
+def abstention(rng: random.Random, world: World, table: Table) -> Question | None:
+    """The lookup question asked of an item the document never states: the answer is to say so."""
+    if not world.absent_rows:
+        return None
+    col = rng.choice(table.columns)
+    absent = rng.choice(world.absent_rows)
+    q = f'What is the value of "{absent}" ({col}) in the table "{table.title}"? {unit_phrase(table, col)}'
+    _, _, col2, v = _cell(rng, world, table)
+    if v is None:
+        return None
+    return Question(q, UNANSWERABLE, "unanswerable", UNANSWERABLE,
+                    [("another cell's value", fmt_answer(v * table.scale_of(col2))), ("a made-up zero", "0")],
+                    False, 1, table=table, forms=["Unanswerable", "unanswerable."])
+
+
+LOOKUP_MIN_VALUES = 10  # a random number of a smaller table would find the answer more than one time in ten
+
+
+def lookup(rng: random.Random, world: World, abstain: bool = False) -> Question | None:
+    tables = [t for t in world.tables if len({v for _, vs in t.rows for v in vs if v}) >= LOOKUP_MIN_VALUES]
+    table, row, col, v = _cell(rng, world, rng.choice(tables) if tables else None)
+    if abstain:
+        return abstention(rng, world, table)
+    if v is None or sum(x == v for _, values in table.rows for x in values) > 1:
+        return None  # a value printed many times (equal payments) would be found by a random pick
     q = f"What is the value of {_ref(table, row, col)}? {unit_phrase(table, col)}"
-    return number_question(q, v * table.scale_of(col), False, 1, table.scale_of(col))
+    return _cell_question(table, col, v * table.scale_of(col), q, False, 1)
 
 
-def arithmetic(rng: random.Random, world: World) -> Question | None:
+def arithmetic(rng: random.Random, world: World, abstain: bool = False) -> Question | None:
     t1, r1, c1, v1 = _cell(rng, world)
     same_unit = [t for t in world.tables if t.unit_of(t.columns[0]) == t1.unit_of(c1) and not t.column_units]
     t2 = rng.choice(same_unit) if same_unit and rng.random() < 0.5 else t1  # evidence across tables
     t2, r2, c2, v2 = _cell(rng, world, t2)
-    if (t1, r1, c1) == (t2, r2, c2) or t2.unit_of(c2) != t1.unit_of(c1):
+    if abstain:
+        return abstention(rng, world, t2)
+    if v1 is None or v2 is None or (t1, r1, c1) == (t2, r2, c2) or t2.unit_of(c2) != t1.unit_of(c1):
         return None
     a, b = v1 * t1.scale_of(c1), v2 * t2.scale_of(c2)
     if rng.random() < 0.5:
         q, value = f"What is the sum of {_ref(t1, r1, c1)} and {_ref(t2, r2, c2)}?", a + b
     else:
         q, value = f"What is {_ref(t1, r1, c1)} minus {_ref(t2, r2, c2)}?", a - b
-    return number_question(f"{q} {unit_phrase(t1, c1)}", round(value, 6), True, 2, t1.scale_of(c1))
+    if round(value, 6) == 0:
+        return None
+    return _cell_question(t1, c1, round(value, 6), f"{q} {unit_phrase(t1, c1)}", True, 2)
 
 
 def percent_change(rng: random.Random, world: World) -> Question | None:
@@ -98,19 +193,19 @@ def percent_change(rng: random.Random, world: World) -> Question | None:
         return None
     row, values = rng.choice(table.items())
     i, j = sorted(rng.sample(range(len(table.columns)), 2))
-    if not values[i]:
+    if not values[i] or values[j] == values[i]:
         return None
     value = (values[j] - values[i]) / abs(values[i]) * 100
     q = (f'By what percentage did "{row}" change from {table.columns[i]} to {table.columns[j]} in the table '
          f'"{table.title}"? Answer in percent (negative for a decrease).')
-    return number_question(q, value, True, 2, answer_type="percent")
+    return number_question(q, value, True, 2, answer_type="percent", change=True, table=table)
 
 
 def cagr(rng: random.Random, world: World) -> Question | None:
     table = world.periods_table()
     if table is None or table.periods not in GROWTH_PERIODS:
         return None
-    rows = [(r, v) for r, v in table.items() if v[0] and v[-1] and v[0] > 0 and v[-1] > 0]
+    rows = [(r, v) for r, v in table.items() if v[0] and v[-1] and v[0] > 0 and v[-1] > 0 and v[0] != v[-1]]
     if not rows:
         return None
     row, values = rng.choice(rows)
@@ -118,7 +213,7 @@ def cagr(rng: random.Random, world: World) -> Question | None:
     value = ((values[-1] / values[0]) ** (1 / n) - 1) * 100
     q = (f'What is the compound {GROWTH_PERIODS[table.periods]} growth rate of "{row}" from {table.columns[0]} to '
          f'{table.columns[-1]} ({n} {table.periods}s) in the table "{table.title}"? Answer in percent.')
-    return number_question(q, value, True, len(values), answer_type="percent")
+    return number_question(q, value, True, len(values), answer_type="percent", table=table)
 
 
 def ratio(rng: random.Random, world: World) -> Question | None:
@@ -128,11 +223,11 @@ def ratio(rng: random.Random, world: World) -> Question | None:
     (r1, _), (r2, _) = rng.sample(table.items(), 2)
     col = rng.choice(table.columns)
     a, b = table.value(r1, col), table.value(r2, col)
-    if a is None or not b:
+    if not a or not b or a == b or (table.unit_of(col) != table.unit_of(table.columns[0]) and table.column_units):
         return None
     q = (f'What is the ratio of "{r1}" to "{r2}" ({col}) in the table "{table.title}", i.e. the first divided by '
          f"the second? Answer with a decimal number.")
-    return number_question(q, a / b, True, 2)
+    return number_question(q, a / b, True, 2, table=table)
 
 
 def _ranked(rng: random.Random, world: World):
@@ -142,7 +237,14 @@ def _ranked(rng: random.Random, world: World):
     return table, col, sorted(items, key=lambda x: x[1])
 
 
+def printed(table: Table, col: str, value: float) -> str:
+    """A value as the table prints it (no sign parentheses: a minus sign)."""
+    return f"{value:,.{table.decimals_of(col)}f}"
+
+
 def argmax(rng: random.Random, world: World) -> Question | None:
+    """The item with the highest or lowest value, named together with that value: a name alone is a
+    guess among a few rows (the first row of a statement is often the largest)."""
     table, col, items = _ranked(rng, world)
     if len(items) < 3:
         return None
@@ -150,17 +252,22 @@ def argmax(rng: random.Random, world: World) -> Question | None:
     best, runner = (items[-1], items[-2]) if highest else (items[0], items[1])
     if best[1] == runner[1]:
         return None
-    q = (f'In the table "{table.title}", which {table.row_header.lower()} has the '
-         f'{"highest" if highest else "lowest"} {col}? Answer with its name as written in the table.')
-    return Question(q, best[0], "text", best[0], [("the runner-up", runner[0]), ("a middle item", items[len(items) // 2][0])],
-                    False, len(items))
+    q = (f'In the table "{table.title}", which {table.row_header.lower()}{totals_note(table)} has the '
+         f'{"highest" if highest else "lowest"} {col}? Answer with its name as written in the table, then that '
+         f"{col} as the table prints it, separated by a semicolon.")
+    value = printed(table, col, best[1])
+    middle = items[len(items) // 2]
+    wrong = [("the runner-up", f"{runner[0]}; {printed(table, col, runner[1])}"),
+             ("a middle item", f"{middle[0]}; {printed(table, col, middle[1])}"),
+             ("the right name with the runner-up's value", f"{best[0]}; {printed(table, col, runner[1])}"),
+             ("the name alone", best[0])]
+    return Question(q, best[0], "text", f"{best[0]}; {value}", wrong, False, len(items), amount=best[1],
+                    forms=[f"{best[0].lower()}; {value}", f"**{best[0]}**; {value}", f"{best[0]}: {value}"], table=table)
 
 
-def _threshold(rng: random.Random, table: Table, col: str, items):
-    values = sorted({v for _, v in items})
-    if len(values) < 3:
-        return None
-    k = rng.randrange(1, len(values))
+def _threshold(table: Table, col: str, values: list[float], k: int):
+    """A threshold between the k-th and (k+1)-th smallest distinct values, written as the table
+    writes that column, or None when no such value exists."""
     lo, hi = values[k - 1], values[k]
     d = table.decimals_of(col)
     thr = round((lo + hi) / 2, d + 1)
@@ -170,31 +277,64 @@ def _threshold(rng: random.Random, table: Table, col: str, items):
 
 
 def count(rng: random.Random, world: World) -> Question | None:
-    table, col, items = _ranked(rng, world)
-    found = _threshold(rng, table, col, items)
+    """How many values of a table exceed a threshold: over every period of a table of periods (so
+    the count ranges widely and no constant farms it), else over one column; never fewer than 2."""
+    table = rng.choice(world.tables)
+    cols = table.columns if table.periods and not table.column_units else [rng.choice(table.columns)]
+    cells = [v[table.columns.index(c)] for _, v in table.items() for c in cols if v[table.columns.index(c)] is not None]
+    values = sorted(set(cells))
+    if len(cells) < 5 or len(values) < 5:
+        return None
+    found = _threshold(table, cols[0], values, rng.randrange(1, len(values) - 1))
     if not found:
         return None
     thr, shown = found
-    n = sum(v > thr for _, v in items)
-    q = f'In the table "{table.title}", how many {table.row_header.lower()} entries have a {col} greater than {shown}?'
-    return Question(q, n, "number", str(n), [("one too many", str(n + 1)), ("one too few", str(n - 1)) if n else ("two too many", "2")],
-                    True, len(items))
+    n = sum(v > thr for v in cells)
+    if n < 2:
+        return None
+    noun = table.row_header.lower()
+    if len(cols) > 1:
+        what = (f"how many of the values for the {table.columns[0]} to {table.columns[-1]} columns, over every "
+                f"{noun}{totals_note(table)}, are greater than {shown}?")
+        units = ("value", "cell", "entry")
+    else:
+        what = f"how many {noun} entries{totals_note(table)} have a {cols[0]} greater than {shown}?"
+        units = (noun, "entry", "item")
+    q = f'In the table "{table.title}", {what} Answer with a whole number.'
+    return Question(q, n, "number", str(n), [("one too many", str(n + 1)), ("one too few", str(n - 1)),
+                                            ("a unit the question does not ask for", f"{n} days")],
+                    True, len(cells), [str(n)] if n >= 1000 else [], units=units,
+                    forms=[f"{n} {units[0]}s", f"{n} entries", _WORD_NUMBERS.get(n, str(n))], table=table)
+
+
+_WORD_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 
 
 def spans(rng: random.Random, world: World) -> Question | None:
+    """Every item above a threshold, each with its value: the items never make up more than half
+    the table (listing the whole table scores nothing), and a name without its value earns
+    nothing (a guess at the first rows would)."""
     table, col, items = _ranked(rng, world)
-    found = _threshold(rng, table, col, items)
+    values = sorted({v for _, v in items})
+    if len(values) < 4:
+        return None
+    found = _threshold(table, col, values, rng.randrange((len(values) + 1) // 2, len(values) - 1))
     if not found:
         return None
     thr, shown = found
-    names = [r for r, v in items if v > thr]
-    others = [r for r, v in items if v <= thr]
-    if len(names) < 2 or not others:
+    names = [(r, v) for r, v in items if v > thr]
+    others = [(r, v) for r, v in items if v <= thr]
+    if len(names) < 2 or len(names) > len(others):
         return None
-    q = (f'In the table "{table.title}", list every {table.row_header.lower()} with a {col} greater than {shown}. '
-         "Write the names as in the table, separated by semicolons.")
-    wrong = [("an item missing", "; ".join(names[:-1])), ("an extra item", "; ".join(names + others[:1]))]
-    return Question(q, names, "list", "; ".join(names), wrong, False, len(items))
+    q = (f'In the table "{table.title}", list every {table.row_header.lower()}{totals_note(table)} with a {col} '
+         f"greater than {shown}, each with that {col} as the table prints it. Write each as name: value, "
+         "separated by semicolons.")
+    pair = lambda rv: f"{rv[0]}: {printed(table, col, rv[1])}"
+    gold = [pair(rv) for rv in names]
+    wrong = [("an item missing", "; ".join(gold[:-1])), ("an extra item", "; ".join(gold + [pair(others[-1])])),
+             ("the whole table", "; ".join(pair(rv) for rv in items)), ("names without values", "; ".join(r for r, _ in names))]
+    forms = ["; ".join(reversed(gold)), "\n".join(f"- {g}" for g in gold)]
+    return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), forms=forms, table=table)
 
 
 def date_arithmetic(rng: random.Random, world: World) -> Question | None:
@@ -206,40 +346,44 @@ def date_arithmetic(rng: random.Random, world: World) -> Question | None:
         wrong = [("a day late", (day + dt.timedelta(days=1)).isoformat()),
                  ("counted from the wrong end", (day - dt.timedelta(days=days)).isoformat())]
         secrets = [day.isoformat()] + [fmt_date(day, f) for f in ("%B %d, %Y", "%d %B %Y")]
-        return Question(q, day.isoformat(), "date", day.isoformat(), wrong, True, 2, secrets)
+        forms = [fmt_date(day, "%B %d, %Y"), fmt_date(day, "%d %B %Y")]
+        return Question(q, day.isoformat(), "date", day.isoformat(), wrong, True, 2, secrets, forms=forms)
     (n1, d1), (n2, d2) = sorted(rng.sample(world.dates, 2), key=lambda x: x[1])
     if d1 == d2:
         return None
     days = (d2 - d1).days
     q = f"How many calendar days are there from the {n1} to the {n2}? Answer with a whole number of days."
-    return Question(q, days, "number", str(days), [("off by one day", str(days + 1)), ("sign flipped", str(-days))], True, 2,
-                    [str(days)])
+    return Question(q, days, "number", str(days), [("off by one day", str(days + 1)), ("sign flipped", str(-days)),
+                                                  ("a unit the question does not ask for", f"{days} weeks")],
+                    True, 2, [str(days)], units=("day", "calendar day"), forms=[f"{days} days", f"{days:,} calendar days"])
 
 
 def yes_no(rng: random.Random, world: World) -> Question | None:
+    """A comparison answered yes or no together with the difference it rests on: a yes/no alone
+    would pay a coin toss (a constant "yes" earns half)."""
     t1, r1, c1, v1 = _cell(rng, world)
     t2, r2, c2, v2 = _cell(rng, world, t1)
-    if v1 == v2 or (r1, c1) == (r2, c2):
+    if v1 is None or v2 is None or v1 == v2 or (r1, c1) == (r2, c2) or t1.unit_of(c1) != t1.unit_of(c2):
         return None
-    q = f"Is {_ref(t1, r1, c1)} greater than {_ref(t2, r2, c2)}? Answer yes or no."
-    yes = v1 > v2
-    return Question(q, "yes" if yes else "no", "yesno", "yes" if yes else "no", [("the opposite", "no" if yes else "yes")], False, 2)
+    diff = round((v1 - v2) * t1.scale_of(c1), 6)
+    units = answer_units(t1, c1)
+    q = (f"Is {_ref(t1, r1, c1)} greater than {_ref(t2, r2, c2)}? Answer yes or no, then the difference (the first "
+         f"minus the second), for example \\boxed{{no; -1,250}}. {unit_phrase(t1, c1).replace('Answer', 'Give the difference')}")
+    word, shown = ("yes" if diff > 0 else "no"), fmt_answer(diff)
+    other = "no" if word == "yes" else "yes"
+    wrong = [("the opposite", f"{other}; {shown}"), ("the difference's sign flipped", f"{word}; {fmt_answer(-diff)}"),
+             ("yes or no alone", word), ("the difference 7% off", f"{word}; {fmt_answer(diff * 1.07)}")]
+    forms = [f"{word.capitalize()}, {shown}", f"{word}: {shown}"] + ([f"{word}; {shown} US dollars"] if "USD" in units else [])
+    return Question(q, word, "yesno", f"{word}; {shown}", wrong, True, 2, [shown, shown.replace(",", "")],
+                    units=units, amount=diff, forms=forms, table=t1)
 
 
-def unanswerable(rng: random.Random, world: World) -> Question | None:
-    if not world.absent_rows:
-        return None
-    table = rng.choice(world.tables)
-    col = rng.choice(table.columns)
-    absent = rng.choice(world.absent_rows)
-    q = f'What is the value of "{absent}" ({col}) in the table "{table.title}"? {unit_phrase(table, col)}'
-    _, row, col2, v = _cell(rng, world, table)
-    return Question(q, UNANSWERABLE, "unanswerable", UNANSWERABLE,
-                    [("another cell's value", fmt_answer(v * table.scale_of(col2))), ("a made-up zero", "0")], False, 1)
-
-
-KINDS: dict[str, Callable[[random.Random, World], Question | None]] = {
+KINDS: dict[str, Callable[..., Question | None]] = {
     "lookup": lookup, "arithmetic": arithmetic, "percent-change": percent_change, "cagr": cagr, "ratio": ratio,
     "argmax": argmax, "count": count, "list": spans, "date": date_arithmetic, "yesno": yes_no,
-    "unanswerable": unanswerable,
 }
+# Question kinds that ask, one task in ten, about an item the document never states (the answer is
+# "unanswerable"): abstention is trained where it is needed, mixed into answerable questions, so a
+# constant "unanswerable" earns a tenth at most (a family of only unanswerable questions paid it 1.0).
+ABSTAINING = {"lookup", "arithmetic"}
+ABSTAIN_EVERY = 10
