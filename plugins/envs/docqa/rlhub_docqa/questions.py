@@ -85,8 +85,7 @@ def number_forms(value: float, shown: str, units: tuple[str, ...], percent: bool
     if abs(value) >= 1e4:
         exponent = math.floor(math.log10(abs(value)))
         forms.append(f"{value / 10 ** exponent:.4f} \\times 10^{{{exponent}}}")
-    forms += [f"{shown} {u}s" for u in units if u != "USD" and not u.endswith("s")]
-    forms += [f"{shown} {u}" for u in units if u != "USD" and u.endswith("s")]
+    forms += [f"{shown} {u}" for u in units if u != "USD"]  # as the table writes it: kg, m3, hours, uA
     return forms
 
 

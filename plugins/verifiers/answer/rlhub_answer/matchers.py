@@ -10,6 +10,7 @@ rounding instruction, the number a yes/no rests on).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -173,6 +174,18 @@ def match_yesno(pred: str, golds: list[Any], cfg: Any = None, spec: AnswerSpec =
     return Match(float(ok), ok, "yesno")
 
 
+@functools.lru_cache(maxsize=4096)
+def _gold_item(g: str | float) -> tuple[str, Any, Any]:
+    """A gold list item read once: ("number", value), ("pair", label, value) or ("text", text)."""
+    number = gold_number(g)
+    if number is not None:
+        return ("number", number, None)
+    pair = split_number(str(g))
+    if pair and gold_number(pair[1]) is not None:
+        return ("pair", pair[0], gold_number(pair[1]))
+    return ("text", str(g), None)
+
+
 def _item_similarity(cfg: Any, units: tuple[str, ...] = ()):
     """Item similarity: numbers as numbers, "Label: value" items by both label and value, text by
     the configured metric."""
@@ -181,15 +194,13 @@ def _item_similarity(cfg: Any, units: tuple[str, ...] = ()):
         return float(pn is not None and numbers_match(pn, want, cfg.rel_tol, cfg.abs_tol, cfg.min_sig_digits))
 
     def similarity(p: str, g: Any) -> float:
-        gn = gold_number(g)
-        if gn is not None:
-            return number_like(p, gn)
-        pair = split_number(str(g))
-        if pair and gold_number(pair[1]) is not None:
+        kind, a, b = _gold_item(g)
+        if kind == "number":
+            return number_like(p, a)
+        if kind == "pair":
             got = split_number(p)
-            return float(got is not None and text_m.exact_match(got[0], pair[0]) == 1.0
-                         and number_like(got[1], gold_number(pair[1])) == 1.0)
-        return text_m.exact_match(p, str(g)) if cfg.list_item_metric == "em" else text_m.token_f1(p, str(g))
+            return float(got is not None and text_m.exact_match(got[0], a) == 1.0 and number_like(got[1], b) == 1.0)
+        return text_m.exact_match(p, a) if cfg.list_item_metric == "em" else text_m.token_f1(p, a)
 
     return similarity
 

@@ -51,7 +51,7 @@ _NUMBER = re.compile(
         (?:\s*[eE](?P<exp>[-+]?\d{1,3})|\s*(?:×|x|\*|·)\s*10\s*\^\s*\(?(?P<exp10>[-+]?\d{1,3})\)?)?
         (?:\s*(?!percent|per\s*cent|pct)(?P<scale>[a-z]+)(?![a-z]))?
         \s*(?P<pct>%|percent|per\s*cent|pct)?
-        (?P<rest>(?:\s+[a-z][a-z-]*){0,3})$""",
+        (?P<rest>(?:\s+[a-zµ°][a-z0-9µ°-]*){0,3})$""",
     re.VERBOSE | re.IGNORECASE,
 )
 INCREASE = frozenset({"increase", "increased", "rise", "rose", "growth", "gain", "up", "higher"})
@@ -92,10 +92,10 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
     negative = False
     if s.startswith("(") and s.endswith(")"):  # accounting negative: (1,234)
         negative, s = True, s[1:-1].strip()
-    currencies = {m.lastgroup for m in _CURRENCY.finditer(s)}
+    currencies: set[str] = set()
+    s = _CURRENCY.sub(lambda m: currencies.add(m.lastgroup) or " ", s).strip()  # one pass: find and drop
     if len(currencies) > 1:
         return None  # two currencies in one answer
-    s = _CURRENCY.sub(" ", s).strip()
     if s.startswith("(") and s.endswith(")"):  # $(1,234)
         negative, s = True, s[1:-1].strip()
     s = re.sub(r"^([-+])\s+", r"\1", s)

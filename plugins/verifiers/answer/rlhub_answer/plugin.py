@@ -78,6 +78,8 @@ def final_answer(answers: list[Answer], answer_type: str, cfg: "AnswerConfig", s
     ignored; any other that states a different answer is a second answer at once, a hedge,
     which makes the response wrong whichever of the two is right."""
     written = [a for a in answers if a.text is not None]
+    if len(written) <= 1:  # one marker (the usual case): nothing to disagree with
+        return (written or answers)[-1], None, []
     read_as = [(a, reading(strip_latex(a.text), answer_type, cfg, spec)) for a in written]
     stating = [(a, r) for a, r in read_as if r is not None]
     pool = stating or read_as

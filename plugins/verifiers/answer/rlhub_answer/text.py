@@ -16,12 +16,13 @@ from collections import Counter
 from rapidfuzz.distance import Levenshtein
 
 _PUNCT = set(string.punctuation) | set("‘’“”–—…")
+_DROP_PUNCT = str.maketrans("", "", "".join(_PUNCT))
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 
 def squad_normalize(text: str) -> str:
     text = text.lower()
-    text = "".join(ch for ch in text if ch not in _PUNCT)
+    text = text.translate(_DROP_PUNCT)
     text = _ARTICLES.sub(" ", text)
     return " ".join(text.split())
 
