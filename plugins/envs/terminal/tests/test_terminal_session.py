@@ -67,7 +67,7 @@ def test_turn_budget_ends_the_episode_and_grades_what_is_there(catalog):
         assert not step.done and f"{ep.max_turns - turn} left" in step.observation
     step = ep.step("```bash\necho out of time\n```")
     assert step.done and not step.verdict.passed and step.verdict.error is None
-    assert "solution.py does not exist" in step.observation
+    assert "solution.py: it does not exist" in step.observation
     assert step.verdict.details["episode"]["submitted"] is False
 
 
