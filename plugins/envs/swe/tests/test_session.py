@@ -181,7 +181,8 @@ BAD_SESSIONS = {
                                  lambda v, pkg: v.details["refused"] == "empty"
                                  and v.details["ignored_edits"] == ["conftest.py", "pytest.ini"]),
     "binary_and_huge_files": ("head -c 4096 /dev/urandom > {pkg}/blob.py; head -c 60000000 /dev/zero > big.txt; ls -la big.txt",
-                              lambda v, pkg: v.details["left_out"] == [f"{pkg}/blob.py (binary)"] and v.details["refused"] == "empty"),
+                              lambda v, pkg: v.details["left_out"] == ["big.txt (1 MB or more)", f"{pkg}/blob.py (binary)"]
+                              and v.details["refused"] == "empty"),
     "infinite_loop_at_import": ("printf 'while True:\\n    pass\\n' >> {pkg}/__init__.py",
                                 lambda v, pkg: "did not finish importing" in v.details["reason"]),
     "empties_the_repository": ("rm -rf ./* .[!.]*", lambda v, pkg: "is gone" in v.details["reason"]),
