@@ -314,7 +314,7 @@ class TerminalEpisode(Episode):
             report.append(f"{self.solution_path}: {why}: nothing to grade")
         verdict = self._grade_files({} if text is None else {self.solution_path: text})
         if text is None:
-            verdict.details.setdefault("reason", f"{self.solution_path}: {why}")
+            verdict.details["reason"] = f"{self.solution_path}: {why}"
         verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
         summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"
         report.append(summary)
