@@ -131,7 +131,6 @@ class SweEpisode(TerminalEpisode):
             summary = "graded: every hidden test passed"
         else:
             summary = f"graded: reward {verdict.reward:.2f} ({verdict.details.get('reason', 'hidden tests failed')})"
-        report.append(summary)
-        self.final = Step(observation=capped(report), done=True, verdict=verdict, info=self._info())
+        self.final = Step(observation=capped(report) + "\n\n" + summary, done=True, verdict=verdict, info=self._info())
         self._drop()
         return self.final

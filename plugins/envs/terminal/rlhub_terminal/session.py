@@ -24,11 +24,11 @@ import time
 from typing import Any
 
 from hub import Episode, Step, Verdict
+from hub.core.response import fenced
 from hub.core.verifier import grade
 
 from .actions import Action, Turn, parse_turn
 from .family import FENCE
-from hub.core.response import fenced
 
 log = logging.getLogger(__name__)
 
@@ -235,8 +235,8 @@ class TerminalEpisode(Episode):
         except EpisodeClosed as exc:
             return self._end_without_verdict(str(exc), closed=True)
         left = self.max_turns - self.turn
-        report.append(f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]")
-        return Step(observation=capped(report), done=False, info=self._info())
+        trailer = f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]"
+        return Step(observation=capped(report) + "\n\n" + trailer, done=False, info=self._info())
 
     def _end_without_verdict(self, error: str, **info: Any) -> Step:
         verdict = Verdict.no_verdict(error, turns=self.turn)
@@ -317,8 +317,7 @@ class TerminalEpisode(Episode):
             verdict.details["reason"] = f"{self.solution_path}: {why}"
         verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
         summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"
-        report.append(summary)
-        self.final = Step(observation=capped(report), done=True, verdict=verdict, info=self._info())
+        self.final = Step(observation=capped(report) + "\n\n" + summary, done=True, verdict=verdict, info=self._info())
         self._drop()
         return self.final
 
