@@ -1,7 +1,8 @@
 """What a model can leave in a session's work dir besides files, as checks play it: each probe is
 one reply (shell commands, maybe a file or a fix, SUBMIT) whose verdict is known in advance.
 
-Everything the model leaves is the model's doing, so every probe must end with a verdict:
+Everything the model leaves is the model's doing, so every probe must end with a verdict (the
+checks play them on a family's first task only: what they prove does not depend on the task):
 - a FIFO, socket, directory or symlink where the solution should be: graded as no solution (0);
 - the same objects beside a correct solution, and names with a newline in them: earn what the
   reference earns (nothing of them is read, nothing blocks).
@@ -17,11 +18,11 @@ from hub.core.response import fenced
 
 # One Unix socket bound at a path, as a model would leave one (the process exits, the socket stays).
 SOCKET = "python3 -c \"import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])\" {path}"
+# (A directory or a symlink there is a hostile case of the session's own tests; the checks play the
+# two kinds that used to block the file helper.)
 IN_THE_WAY = {
     "fifo": "mkfifo {path}",
     "socket": SOCKET,
-    "directory": "mkdir -p {path}/inside",
-    "symlink": "ln -s /etc/passwd {path}",
 }
 # Beside the solution: a FIFO, a socket, a link out, and names that split a newline-separated listing.
 ODD_NEIGHBOURS = ("mkfifo pipe; " + SOCKET.format(path="sock") + "; ln -s /etc/passwd link; "
