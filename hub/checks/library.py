@@ -56,6 +56,33 @@ def _verdict(cat, label: Label, response: str, task: Task, fresh: bool = False):
     return v
 
 
+def _played(cat, label: Label, variant: Variant):
+    """The verdict an episode ends with when the model's replies are `variant.turns` (memoised
+    like `_verdict`). Every such probe must end with a verdict: no verdict fails the check."""
+    memo = cat.__dict__.setdefault("_check_verdicts", {})
+    key = (label.to_json(), "turns:" + hashlib.sha256(json.dumps(variant.turns).encode("utf-8", "surrogatepass")).hexdigest())
+    v = memo.get(key)
+    if v is None:
+        with cat.episode(label) as episode:
+            episode.reset()
+            step = None
+            for reply in variant.turns:
+                step = episode.step(reply)
+                if step.done:
+                    break
+        if step is None or not step.done:
+            raise CheckFailed(f"{label.to_json()}: {variant.kind}: the episode did not end after its {len(variant.turns)} turn(s)")
+        v = step.verdict
+        memo[key] = v
+    if v is None or v.error:
+        raise CheckFailed(f"{label.to_json()}: {variant.kind}: no verdict: {v.error if v else 'none'}")
+    return v
+
+
+def _graded(cat, label: Label, variant: Variant, task: Task):
+    return _played(cat, label, variant) if variant.turns else _verdict(cat, label, variant.response, task)
+
+
 def check_reference(cat, renv, index: int) -> None:
     label = renv.label(index)
     task = cat.task(label)
@@ -86,7 +113,7 @@ def check_malformed(cat, renv, index: int) -> None:
 
 def _wrong_variants(cat, renv, index: int, task: Task) -> list[Variant]:
     """The environment's wrong answers, plus the reference of a different task of it."""
-    wrong = list(renv.env.wrong_answers(task))
+    wrong = [*renv.env.wrong_answers(task), *renv.env.episode_probes(task)[0]]
     for other in range(index + 1, index + 6):
         if renv.num_tasks is not None and other >= renv.num_tasks:
             break
@@ -113,7 +140,7 @@ def _assert_rejected(cat, label: Label, task: Task, variants: list[Variant], ref
     by_kind: dict[str, list[tuple[float, float, Variant]]] = {}
     problems = []
     for variant in variants:
-        v = _verdict(cat, label, variant.response, task)
+        v = _graded(cat, label, variant, task)
         what = f"{variant.kind}" + (f" ({variant.note})" if variant.note else "")
         if v.passed or v.reward >= ref:
             problems.append(f"{what} earned {v.reward:.4g} (reference {ref:.4g}, passed={v.passed})")
@@ -135,14 +162,18 @@ def check_right_forms(cat, renv, index: int) -> None:
     reference after reasoning in <think>, its code block fenced the other ways models fence)."""
     label = renv.label(index)
     task = cat.task(label)
-    forms = [("declared by the environment", f) for f in renv.env.right_answers(task)]
+    forms: list[tuple[str, str | Variant]] = [("declared by the environment", f) for f in renv.env.right_answers(task)]
+    forms += [("played as an episode", probe) for probe in renv.env.episode_probes(task)[1]]
     forms += generic_forms(task.reference)
     ref = _verdict(cat, label, task.reference, task)
     bad = []
     for what, form in forms:
-        v = _verdict(cat, label, form, task)
+        if isinstance(form, Variant):  # a form played as an episode (its turns)
+            v, what, shown = _graded(cat, label, form, task), f"{what} ({form.kind})", form.response
+        else:
+            v, shown = _verdict(cat, label, form, task), form
         if v.reward != ref.reward or v.passed != ref.passed:
-            bad.append(f"{what}: {form[:120]!r} earned {v.reward:.4g} passed={v.passed}: {str(v.details)[:300]}")
+            bad.append(f"{what}: {shown[:120]!r} earned {v.reward:.4g} passed={v.passed}: {str(v.details)[:300]}")
     if bad:
         raise CheckFailed(f"{label.to_json()}: right answers rejected (reference {ref.reward:.4g}): " + "; ".join(bad))
 

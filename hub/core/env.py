@@ -129,6 +129,13 @@ class Environment:
         `Variant`). By default the `wrong_responses`, each its own kind."""
         return [Variant(kind=f"wrong[{i}]", response=r) for i, r in enumerate(self.wrong_responses(task))]
 
+    def episode_probes(self, task: Task) -> tuple[list[Variant], list[Variant]]:
+        """(wrong, right) answers played as episodes (`Variant.turns`), for multi-turn
+        environments: states the model leaves behind (a FIFO where its file should be) whose
+        verdict is known. The checks play the wrong ones with the wrong answers and the right
+        ones with the right forms; every one must end with a verdict. By default: none."""
+        return [], []
+
     def right_answers(self, task: Task) -> list[str]:
         """Other accepted forms of a right answer (a number written another way, a list in
         another order where order is free); each must earn exactly what the reference earns."""

@@ -20,3 +20,7 @@ class Variant:
     size: float = 0.0
     note: str = ""
     max_reward: float | None = None
+    # Played as an episode, one model reply per turn (the last one says SUBMIT), instead of
+    # graded as one response: what a multi-turn session leaves behind (a FIFO where a file
+    # should be, a file where the tests directory was) is a state, not a text.
+    turns: tuple[str, ...] = ()

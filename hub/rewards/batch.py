@@ -15,20 +15,20 @@ from typing import Any, Sequence
 
 from ..core.errors import UserError
 from .outcome import Outcome, parse_label, verify_one
-from .policy import FLAGS, PROMPT_MISMATCH, RewardPolicy, log_key
+from .policy import RewardPolicy, sample_logs, score
 from .query import cut
 
 log = logging.getLogger("rlhub.rewards")
 
 
 def reply(outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """OpenRLHF's reply: one reward per sample, and one flag list per failure kind in extra_logs."""
+    """OpenRLHF's reply: one reward and score per sample, and one flag list per key of
+    `sample_logs` in extra_logs (the agent reports the same keys per step)."""
     rewards = [o.reward for o in outcomes]
-    extra_logs = {log_key("passed"): [float(o.passed) for o in outcomes]}
-    for flag in FLAGS:
-        extra_logs[log_key(flag)] = [float(o.kind == flag) for o in outcomes]
-    extra_logs[log_key(PROMPT_MISMATCH)] = [float(o.prompt_mismatch) for o in outcomes]
-    return {"rewards": rewards, "scores": list(rewards), "extra_logs": extra_logs}
+    logs = [sample_logs(o.kind, o.passed, o.prompt_mismatch) for o in outcomes]
+    keys = logs[0] if logs else sample_logs("ok", False)
+    extra_logs = {key: [one[key] for one in logs] for key in keys}
+    return {"rewards": rewards, "scores": [score(o.kind, o.reward) for o in outcomes], "extra_logs": extra_logs}
 
 
 def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any],

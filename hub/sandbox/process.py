@@ -293,7 +293,17 @@ class SandboxProcess:
             self.proc.wait()
 
     def close(self) -> None:
-        """Stop the sandbox: no process of it survives, its filesystems vanish with it."""
+        """Stop the sandbox: no process of it survives, its filesystems vanish with it. From any
+        thread: a task or request in flight is killed with the sandbox (its caller gets an infra
+        error at once), and the uid, lock and cgroup are released only after it has returned."""
+        while not self._lock.acquire(timeout=0.05):
+            self.kill()
+        try:
+            self._close()
+        finally:
+            self._lock.release()
+
+    def _close(self) -> None:
         if getattr(self, "sock", None) is not None:
             try:
                 send(self.sock, {"op": "exit"})

@@ -2,7 +2,9 @@
 
 Every `run` is a fresh sandboxed process (own namespaces, /tmp, limits) on the same work dir.
 Files are written and read by a helper that has dropped to the session's unprivileged uid,
-so a symlink the model planted can never make a privileged process read for it.
+so a symlink the model planted can never make a privileged process read for it; the helper
+opens nothing that could block it (O_NONBLOCK) and handles regular files only: a FIFO, socket,
+directory or symlink where a file should be is refused on write and left out on read.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ class Session:
     def write_files(self, files: dict[str, str | bytes]) -> None:
         encoded = {k: base64.b64encode(v.encode() if isinstance(v, str) else v).decode() for k, v in files.items()}
         reply = self._live().request({"op": "write", "files": encoded})
-        if "error" in reply:
-            raise ValueError(f"cannot write files: {reply['error']}")
+        if "error" in reply:  # what was in the way, as the helper said it ("x is a FIFO ...")
+            raise ValueError(reply["error"].removeprefix("ValueError: "))
 
     def read_files(self, paths: list[str]) -> dict[str, bytes]:
         """Regular files among `paths` (relative to the work dir); missing ones are left out."""

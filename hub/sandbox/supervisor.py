@@ -183,11 +183,39 @@ def safe_relpath(name):
     return "/".join(parts)
 
 
+KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+         (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def kind_of(mode):
+    """'a FIFO (named pipe)', ... for what is not a regular file; None for a regular file."""
+    return next((name for test, name in KINDS if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+
+
 def write_files(files):
+    """Write each file; what the model left in the way (a FIFO, a socket, a directory, a symlink)
+    is refused, never opened in a way that could block (O_NONBLOCK) or follow it (O_NOFOLLOW)."""
     for name, b64 in files.items():
-        path = os.path.join(WORK, safe_relpath(name))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
+        rel = safe_relpath(name)
+        path = os.path.join(WORK, rel)
+        parent = os.path.dirname(path)
+        try:
+            os.makedirs(parent, exist_ok=True)
+        except FileExistsError:
+            raise ValueError(f"{rel}: a parent of it exists and is not a directory") from None
+        try:
+            kind = kind_of(os.lstat(path).st_mode)
+        except FileNotFoundError:
+            kind = None
+        if kind:
+            raise ValueError(f"{rel} is {kind}, not a regular file: remove it first")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+        with os.fdopen(fd, "wb") as f:
+            kind = kind_of(os.fstat(fd).st_mode)
+            if kind:  # swapped in after the lstat (nothing of the model runs now, but never trust that)
+                raise ValueError(f"{rel} is {kind}, not a regular file: remove it first")
+            os.set_blocking(fd, True)
+            f.truncate(0)
             f.write(base64.b64decode(b64))
 
 
@@ -512,16 +540,19 @@ def session_job(msg, uid, bpf):
 
 
 def read_paths(paths, limit):
+    """The regular files among `paths`; anything else (missing, a FIFO, a socket, a device, a
+    directory, a symlink) is left out and never opened in a way that could block or follow it."""
     out, total = {}, 0
     for name in paths:
         rel = safe_relpath(name)
         try:
-            fd = os.open(os.path.join(WORK, rel), os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError:
+            fd = os.open(os.path.join(WORK, rel), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:  # missing, a symlink (ELOOP), a socket (ENXIO), ...
+            continue
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
             continue
         with os.fdopen(fd, "rb") as f:
-            if not os.path.isfile(f"/proc/self/fd/{f.fileno()}"):
-                continue
             data = f.read(limit - total + 1)
         if total + len(data) > limit:
             raise ValueError(f"files exceed {limit} bytes")

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ..config.yamlfile import load_yaml, one_line
 from ..core.errors import UserError
 from ..rewards import RewardPolicy
+from ..rewards.policy import REMOVED_SETTINGS, REMOVED_WHY
 
 
 class ServeConfig(BaseModel):
@@ -21,9 +22,7 @@ class ServeConfig(BaseModel):
 
     # answering
     deadline_s: float = Field(150.0, gt=0, description="every request is answered within this (OpenRLHF gives up at 180 s)")
-    timeout_reward: float = Field(0.0, ge=0, le=1, description="reward of a sample whose verification overran the deadline")
-    no_verdict_reward: float = Field(0.0, ge=0, le=1, description="reward when the verifier or sandbox failed")
-    bad_label_reward: float = Field(0.0, ge=0, le=1, description="reward for a label naming no known task")
+    # (what a sample without a verdict earns is not a setting: hub/rewards/policy.py)
     retries: int = Field(1, ge=0, le=5, description="re-runs of a sample that got no verdict or lost its worker")
 
     # scheduling
@@ -47,16 +46,18 @@ class ServeConfig(BaseModel):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     def policy(self) -> RewardPolicy:
-        """The substitute rewards every backend and the service apply (the reward file's too)."""
-        return RewardPolicy(deadline_s=self.deadline_s, timeout_reward=self.timeout_reward,
-                            no_verdict_reward=self.no_verdict_reward, bad_label_reward=self.bad_label_reward,
-                            max_workers=self.workers)
+        """The reward policy every backend applies: the reward file's and the agent's, with this
+        service's deadline and workers."""
+        return RewardPolicy(deadline_s=self.deadline_s, max_workers=self.workers)
 
-    @model_validator(mode="after")
-    def _check(self) -> "ServeConfig":
-        if self.timeout_reward != self.timeout_reward:  # NaN
-            raise ValueError("timeout_reward must be a number")
-        return self
+    @model_validator(mode="before")
+    @classmethod
+    def _removed(cls, data):
+        if isinstance(data, dict):
+            for key in REMOVED_SETTINGS:
+                if key in data:
+                    raise ValueError(f"{key}: {REMOVED_WHY}")
+        return data
 
     @property
     def long_worker_limit(self) -> int:

@@ -35,7 +35,9 @@ def trl_reward(prompts: list[Any], completions: list[Any], label: list[str] | No
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: str, extra_info: Any = None,
                        **kwargs: Any) -> dict[str, Any]:
-    """verl's compute_score: `ground_truth` is the rlhub label; returns {'score', 'passed', ...}."""
+    """verl's compute_score: `ground_truth` is the rlhub label; returns {'score', 'graded_score',
+    'passed', 'substituted', ...}: `score` is the reward (0 without a verdict), `graded_score` the
+    same but NaN without a verdict, the metric for `algorithm.filter_groups` to drop such groups."""
     out = score_batch([solution_str], [""], [ground_truth])
     logs = {k.split("/", 1)[1]: v[0] for k, v in out["extra_logs"].items()}
-    return {"score": float(out["rewards"][0]), **logs}
+    return {"score": float(out["rewards"][0]), "graded_score": float(out["scores"][0]), **logs}

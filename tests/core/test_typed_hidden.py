@@ -55,8 +55,9 @@ def test_the_reward_path_reports_it_as_no_verdict_never_a_zero(rlhub_registry):
     from hub.rewards import RewardPolicy, score_batch
 
     cat = rlhub_registry(REGISTRY, plugins=[PLUGIN])
-    out = score_batch(cat, ["2"], [""], ['{"env": "t/misspelt-v1", "seed": 0}'], RewardPolicy(no_verdict_reward=0.5))
-    assert out["rewards"] == [0.5] and out["extra_logs"]["rlhub/no_verdict"] == [1.0]
+    out = score_batch(cat, ["2"], [""], ['{"env": "t/misspelt-v1", "seed": 0}'], RewardPolicy())
+    assert out["rewards"] == [0.0] and out["extra_logs"]["rlhub/no_verdict"] == [1.0]
+    assert out["extra_logs"]["rlhub/substituted"] == [1.0]
 
 
 def test_the_cli_says_so_in_one_line(tmp_path, capsys):

@@ -184,6 +184,32 @@ def test_session_keeps_its_work_dir_between_runs(sandbox):
     assert sandbox_uid_processes() == []
 
 
+# What a model can leave where the session's helper reads or writes a file (device nodes cannot
+# be made: the task has no CAP_MKNOD, which the probe asserts too).
+ODD_OBJECTS = ("mkfifo fifo; mkdir dir; ln -s /etc/passwd link; ln -s fifo link_to_fifo; "
+               "python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('sock')\"; "
+               "mknod dev c 1 3 2>/dev/null && echo MKNOD_WORKED; echo x > reg")
+
+
+def test_session_helpers_refuse_fifos_sockets_dirs_and_links_without_blocking(sandbox):
+    with sandbox.session(TIGHT) as s:
+        r = s.run(["bash", "-c", ODD_OBJECTS])
+        assert r.exit_code == 0 and "MKNOD_WORKED" not in r.stdout, r.stderr
+        start = time.monotonic()
+        for name, kind in (("fifo", "a FIFO"), ("sock", "a socket"), ("dir", "a directory"), ("link", "a symbolic link"),
+                           ("link_to_fifo", "a symbolic link")):
+            with pytest.raises(ValueError, match=f"{name} is {kind}"):
+                s.write_files({name: "data"})
+        with pytest.raises(ValueError, match="not a directory"):
+            s.write_files({"reg/below": "data"})
+        files = s.read_files(["fifo", "sock", "dir", "link", "link_to_fifo", "dev", "reg", "missing"])
+        assert files == {"reg": b"x\n"}  # only the regular file; nothing else is opened for reading
+        assert time.monotonic() - start < 5  # nothing blocked (a FIFO used to hold the helper for 60 s)
+        s.write_files({"reg": "new"})  # a regular file is still overwritten in place
+        assert s.read_files(["reg"]) == {"reg": b"new"}
+        assert s.run(["bash", "-c", "test -p fifo && test -S sock && test -d dir && test -L link"]).exit_code == 0
+
+
 def test_concurrent_runs_use_distinct_uids(sandbox):
     results: list[RunResult] = []
 

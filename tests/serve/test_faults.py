@@ -44,8 +44,7 @@ def _killer(pid_dir: Path, kills: int, stop: threading.Event) -> threading.Threa
 def test_sandbox_worker_killed_mid_task(serve, tmp_path, kills, expect_kind):
     pids = tmp_path / "pids"
     pids.mkdir()
-    server = serve({MEDIUM: {"seconds": 1.0, "mode": "process", "pid_dir": str(pids)}}, workers=1, retries=1,
-                   no_verdict_reward=0.0)
+    server = serve({MEDIUM: {"seconds": 1.0, "mode": "process", "pid_dir": str(pids)}}, workers=1, retries=1)
     stop = threading.Event()
     killer = _killer(pids, kills, stop)
     r = post(server, batch(server, [(MEDIUM, 0), (FAST, 0)]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 import requests
@@ -27,7 +28,8 @@ def test_rewards_match_the_reward_function_path(serve):
         assert r.status_code == 200, r.text
         out = r.json()
         assert out["rewards"] == [1.0] * 4 + [0.0] * 5
-        assert out["scores"] == out["rewards"]
+        assert out["scores"][:8] == out["rewards"][:8] and math.isnan(out["scores"][8])  # NaN: a filter drops it
+        assert out["extra_logs"]["rlhub/substituted"] == [0.0] * 8 + [1.0]
         assert out["extra_logs"]["rlhub/passed"] == [1.0] * 4 + [0.0] * 5
         assert out["extra_logs"]["rlhub/bad_label"] == [0.0] * 8 + [1.0]
         assert "nowhere/missing-v1" in out["errors"][8] and out["errors"][:8] == [None] * 8
@@ -71,7 +73,7 @@ def test_malformed_request_is_400_with_a_clear_error(serve, body, expected):
 @pytest.mark.parametrize("bad", ["not json", '{"env": 3, "seed": 1}', '{"env": "arith/add-v1"}',
                                  '{"env": "arith/add-v1", "seed": -1}', '{"env": "arith/ad-v1", "seed": 1}', 17, None])
 def test_bad_labels_get_a_defined_reward_and_flag(serve, bad):
-    server = serve(bad_label_reward=0.0)
+    server = serve()
     r = post(server, {"query": ["1", reference(server, "arith/add-v1", 1)], "prompts": ["", ""],
                       "labels": [bad, label("arith/add-v1", 1)]})
     assert r.status_code == 200

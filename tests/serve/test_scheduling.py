@@ -123,13 +123,13 @@ def test_full_queue_pushes_back_with_retry_after(serve):
 
 
 def test_overrun_gets_the_timeout_reward_and_frees_the_worker(serve):
-    server = serve({SLOW: {"seconds": 3.0}}, workers=1, deadline_s=0.6, timeout_reward=0.25)
+    server = serve({SLOW: {"seconds": 3.0}}, workers=1, deadline_s=0.6)
     with timer() as t:
         r = post(server, batch(server, [(SLOW, 0)]))
     out = r.json()
     assert r.status_code == 200 and 0.55 <= t["s"] < 1.5
     assert out["extra_logs"]["rlhub/timeout"] == [1.0]
-    assert out["rewards"] == [0.25]
+    assert out["rewards"] == [0.0] and out["extra_logs"]["rlhub/substituted"] == [1.0]
     assert "deadline" in out["errors"][0]
     # the overrunning verifier still holds a thread, but not the only worker slot
     with timer() as t:

@@ -10,8 +10,8 @@ DESCRIPTION = """\
 Serve rewards over HTTP with OpenRLHF's remote reward protocol:
   POST / or /get_reward  {"query": [...], "prompts": [...], "labels": [...]}
   -> {"rewards": [...], "scores": [...], "extra_logs": {"rlhub/timeout": [...], ...}}
-Every request is answered within --deadline (a sample that overruns gets --timeout-reward and
-rlhub/timeout=1). A full queue answers 503 with Retry-After. A query that does not contain its
+Every request is answered within --deadline (a sample that overruns gets 0, rlhub/timeout=1 and
+rlhub/substituted=1, like every sample without a verdict: mask those out in the trainer). A full queue answers 503 with Retry-After. A query that does not contain its
 prompt is graded on what follows the last assistant turn marker and flagged rlhub/prompt_mismatch.
 Also: GET /health, /metrics (Prometheus), /queue. Logs are JSON lines on stderr, each with the
 request id. Defaults below are those of ServeConfig (a --config file overrides them, flags override both)."""
@@ -28,10 +28,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ...serve import logs
     from ...serve.config import ServeConfig
     from ...serve.server import serve_forever
+    from ...core.errors import UserError
+    from ...rewards.policy import REMOVED_WHY
+
+    if args.timeout_reward is not None:
+        raise UserError(f"--timeout-reward: {REMOVED_WHY}")
 
     config = ServeConfig.build(
         args.config, host=args.host, port=args.port, registry=args.registry, plugins=args.plugin or None,
-        workers=args.workers, queue_limit=args.queue_limit, deadline_s=args.deadline, timeout_reward=args.timeout_reward,
+        workers=args.workers, queue_limit=args.queue_limit, deadline_s=args.deadline,
         backend=args.backend, ray_address=args.ray_address, estimates_file=args.estimates_file, log_level=args.log_level)
     logs.setup(config.log_level)
     serve_forever(config)
@@ -50,7 +55,7 @@ def rlhub_register_commands(subparsers):
     p.add_argument("--workers", type=int, help="samples verified at once (default 4)")
     p.add_argument("--queue-limit", type=int, help="samples waiting at most before 503 (default 4096)")
     p.add_argument("--deadline", type=float, help="answer every request within this many seconds (default 150)")
-    p.add_argument("--timeout-reward", type=float, help="reward of a sample that overran the deadline (default 0)")
+    p.add_argument("--timeout-reward", type=float, help=argparse.SUPPRESS)  # removed: refused with why
     p.add_argument("--backend", choices=["local", "ray"], help="where verification runs (default local)")
     p.add_argument("--ray-address", help="Ray cluster to join, e.g. 'auto' (default: start a local one)")
     p.add_argument("--estimates-file", metavar="FILE.json", help="keep learned duration estimates here across restarts")

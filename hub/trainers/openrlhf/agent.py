@@ -4,8 +4,17 @@
 names, `step` plays the model's action in it and returns the observation as feedback text in
 the model's chat format, and the verifier's reward when the episode ends. Both run on the vLLM
 actor's event loop, so every call into the environment (which may run a sandbox) goes to a
-thread with a deadline: a slow or hung verifier costs that one sample a defined reward, never
-the loop.
+thread, under two bounds that keep samples from costing each other anything:
+- a slot: at most $RLHUB_AGENT_WORKERS environment calls run at once. Waiting for one is not the
+  sample's doing: past `QUEUE_FACTOR` step deadlines it ends the sample as `timeout` (never
+  `bad_label`, which means the label names no task);
+- the step deadline ($RLHUB_STEP_TIMEOUT_S), counted from when the call starts running. Past it
+  the sample ends as `timeout`, its slot is free at once, and the episode is closed: its sandbox
+  is killed, which ends the step's commands and returns its thread (a step busy grading in a
+  sandbox of its own returns when that run's wall clock ends; it holds no slot meanwhile).
+A terminal episode also gets a turn budget (`TURN_SHARE` of the deadline): a turn whose own
+commands run longer is cut and told so, so a slow turn is the model's observation, not a timeout.
+Every outcome without a verdict earns the shared policy's substitute (0) and is flagged.
 """
 
 from __future__ import annotations
@@ -13,40 +22,74 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from ...rewards import FLAGS, PROMPT_MISMATCH, cut_response, log_key
+from ...core.errors import UserError
+from ...rewards import PROMPT_MISMATCH, cut_response, log_key, sample_logs, score
 from .reward import catalog, env_float, policy
 from ..turn_format import TURN_FORMAT_ENV, TurnFormat
 
-STEP_TIMEOUT_ENV = "RLHUB_STEP_TIMEOUT_S"  # seconds one environment step may take
-WORKERS_ENV = "RLHUB_AGENT_WORKERS"  # threads for environment calls in this process
+STEP_TIMEOUT_ENV = "RLHUB_STEP_TIMEOUT_S"  # seconds one environment step may run
+WORKERS_ENV = "RLHUB_AGENT_WORKERS"  # environment calls running at once in this process
+QUEUE_FACTOR = 4.0  # a call waits at most this many step deadlines for a slot
+TURN_SHARE = 0.5  # of the step deadline, what a turn's own commands may use (the rest: reading, grading)
+CLOSE_WAIT_S = 30.0  # closing kills the sandbox at once; this only bounds a wedged close
 
 # Every step reports the same keys (the reward file's flags, plus turns): OpenRLHF turns each into
-# a per-sample tensor and stacks them.
-# The same keys as the reward file's replies (OpenRLHF averages each): prompt_mismatch stays 0
-# here, as an agent's actions come without their prompt.
-LOG_KEYS = tuple(log_key(k) for k in ("passed", *FLAGS, PROMPT_MISMATCH, "turns"))
+# a per-sample tensor and stacks them. prompt_mismatch stays 0 here: an agent's actions come
+# without their prompt.
+LOG_KEYS = (*sample_logs("ok", False), log_key("turns"))
+assert log_key(PROMPT_MISMATCH) in LOG_KEYS
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
+_slots: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
+
+
+def workers() -> int:
+    return max(1, int(env_float(WORKERS_ENV, 32)))
 
 
 def _executor() -> ThreadPoolExecutor:
+    """The threads environment calls run in. More than there are slots: a call abandoned at its
+    deadline keeps its thread until its sandbox is killed (or its grading run ends), never a slot."""
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=int(env_float(WORKERS_ENV, 32)), thread_name_prefix="rlhub-env")
+            _pool = ThreadPoolExecutor(max_workers=8 * workers(), thread_name_prefix="rlhub-env")
         return _pool
 
 
-async def _off_loop(fn, *args, timeout: float):
-    """Run a blocking call in a worker thread; raises asyncio.TimeoutError past `timeout`."""
+def _slot_semaphore() -> asyncio.Semaphore:
     loop = asyncio.get_running_loop()
-    return await asyncio.wait_for(loop.run_in_executor(_executor(), fn, *args), timeout)
+    with _lock:
+        if loop not in _slots:
+            _slots[loop] = asyncio.Semaphore(workers())
+        return _slots[loop]
+
+
+class QueueTimeout(Exception):
+    """No slot came free in time: the machine is busy, the sample did nothing wrong."""
+
+
+async def _off_loop(fn, *args, timeout: float):
+    """`fn(*args)` in a worker thread, holding one slot while it runs. QueueTimeout when no slot
+    comes free within QUEUE_FACTOR x `timeout`; asyncio.TimeoutError when it runs past `timeout`
+    (the slot is released then; the thread is the caller's to end, by closing the episode)."""
+    slots = _slot_semaphore()
+    wait = QUEUE_FACTOR * timeout
+    try:
+        await asyncio.wait_for(slots.acquire(), wait)
+    except asyncio.TimeoutError:
+        raise QueueTimeout(f"no environment slot came free within {wait:g} s ({workers()} slots, all busy)") from None
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(_executor().submit(fn, *args)), timeout)
+    finally:
+        slots.release()
 
 
 class RlhubAgent(AgentInstanceBase):
@@ -55,7 +98,8 @@ class RlhubAgent(AgentInstanceBase):
     def __init__(self, *args, **kwargs) -> None:
         self.episode = None
         self.turns = 0
-        self.problem: str | None = None  # "bad_label": the episode could not be opened
+        self.problem: str | None = None  # the kind that ends the sample at its first step
+        self.error: str | None = None
         self.format = TurnFormat.parse(os.environ.get(TURN_FORMAT_ENV) or "chatml")
         self.timeout = env_float(STEP_TIMEOUT_ENV, 120.0)
         self.policy = policy()
@@ -63,46 +107,61 @@ class RlhubAgent(AgentInstanceBase):
     async def reset(self, states: dict, **kwargs) -> dict:
         try:
             self.episode = await _off_loop(catalog().episode, states["label"], timeout=self.timeout)
+            if TURN_SHARE and hasattr(self.episode, "turn_budget_s"):
+                self.episode.turn_budget_s = self.timeout * TURN_SHARE
             await _off_loop(self.episode.reset, timeout=self.timeout)
-        except Exception:  # a bad label, or a task that cannot be built: reported at the first step
-            self.problem = "bad_label"
+        except UserError as exc:  # the label names no task (unknown environment, bad JSON, index out of range)
+            self.problem, self.error = "bad_label", str(exc)
+        except (QueueTimeout, asyncio.TimeoutError) as exc:
+            self.problem, self.error = "timeout", str(exc) or f"opening the episode took over {self.timeout:g} s"
+        except Exception as exc:  # the task could not be built: the environment's fault, not the label's
+            self.problem, self.error = "no_verdict", f"{type(exc).__name__}: {exc}"
         # The dataset's prompt (already in the chat template) stays the first observation.
         return {"observation": states["observation"]}
 
     async def step(self, states: dict, **kwargs) -> dict:
         self.turns += 1
         action_text = states["action_text"]
-        logs = dict.fromkeys(LOG_KEYS, 0.0)
-        logs[log_key("turns")] = float(self.turns)
         if self.problem:
-            return self._failed(self.problem, logs, states)
+            return await self._failed(self.problem, states)
         try:
             result = await _off_loop(self.episode.step, cut_response(action_text, ""), timeout=self.timeout)
-        except asyncio.TimeoutError:
-            return self._failed("timeout", logs, states)
+        except (QueueTimeout, asyncio.TimeoutError):
+            return await self._failed("timeout", states)
         except Exception:
-            return self._failed("no_verdict", logs, states)
+            return await self._failed("no_verdict", states)
         if not result.done:
-            return self._result(0.0, self.format.feedback(action_text, result.observation), False, logs, states)
+            return self._result("ok", 0.0, False, self.format.feedback(action_text, result.observation), False, states)
         verdict = result.verdict
         if verdict is None or verdict.error:
-            return self._failed("no_verdict", logs, states)
-        logs[log_key("passed")] = float(verdict.passed)
-        return self._result(float(verdict.reward), "", True, logs, states)
+            return await self._failed("no_verdict", states)
+        return self._result("ok", float(verdict.reward), bool(verdict.passed), "", True, states)
 
-    def _failed(self, kind: str, logs: dict, states: dict) -> dict:
-        """No verdict: the shared policy's substitute reward, and the kind's flag."""
-        logs[log_key(kind)] = 1.0
-        return self._result(self.policy.substitute(kind), "", True, logs, states)
+    async def _failed(self, kind: str, states: dict) -> dict:
+        """No verdict: the shared policy's substitute reward and the kind's flags. The episode is
+        closed before the sample ends: a step still running in it is killed, its thread returns."""
+        await self._close_now()
+        return self._result(kind, self.policy.substitute(kind), False, "", True, states)
 
-    def _result(self, reward: float, feedback: str, done: bool, logs: dict, states: dict) -> dict:
+    async def _close_now(self) -> None:
+        episode, self.episode = self.episode, None
+        if episode is not None:
+            loop = asyncio.get_running_loop()
+            try:
+                await asyncio.wait_for(loop.run_in_executor(_executor(), episode.close), CLOSE_WAIT_S)
+            except Exception:  # closing is best effort here; the sandbox's own teardown is the backstop
+                pass
+
+    def _result(self, kind: str, reward: float, passed: bool, feedback: str, done: bool, states: dict) -> dict:
         if done:
             self.close()
-        # Intermediate steps earn 0, so OpenRLHF's sum over steps is the final verdict's reward.
+        logs = {**sample_logs(kind, passed), log_key("turns"): float(self.turns)}
+        # Intermediate steps earn 0, so OpenRLHF's sum over steps is the final verdict's reward; the
+        # final step's score is what OpenRLHF's dynamic filtering reads (NaN: substituted).
         value = torch.tensor(reward, dtype=torch.float32)
-        return {"rewards": value, "scores": value, "environment_feedback": feedback, "done": done,
+        scored = torch.tensor(score(kind, reward), dtype=torch.float32) if done else value
+        return {"rewards": value, "scores": scored, "environment_feedback": feedback, "done": done,
                 "sampling_params": states.get("sampling_params"), "extra_logs": logs}
-
 
     def close(self) -> None:
         """Release the episode (a terminal session holds a sandbox) without blocking the loop."""

@@ -161,6 +161,18 @@ class SweEnvironment(FamilyEnvironment):
 
         return SweEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
 
+    def episode_probes(self, task):
+        if self.kind != "session" or task.label.seed != 0:  # what they prove does not depend on the task
+            return [], []
+        from .probes import probes
+
+        wrong, right = probes(task.reference, tests_protected=HIDDEN_TESTS_GLOB in task.hidden.get("protected", []))
+        # The right probe runs the hidden tests (seconds): one bug family per project and the
+        # write-the-tests family (the two ways paths are protected) prove what every family shares.
+        p = self._params_of(task)
+        first_bug = project_kind(p.project).bugs[0].cls.replace("_", "-")
+        return wrong, right if p.task == "tests" or self.id == f"swe/{p.project}-bug-{first_bug}-session-v1" else []
+
 
 def families() -> list[tuple[SweFamily, tuple[str, ...]]]:
     out = []

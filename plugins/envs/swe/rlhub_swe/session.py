@@ -14,7 +14,7 @@ import secrets as _secrets
 from typing import Any
 
 from rlhub_terminal.actions import MAX_ACTIONS, Action, Turn, parse_turn
-from rlhub_terminal.session import InfraFault, Refused, TerminalEpisode, describe_run
+from rlhub_terminal.session import Refused, TerminalEpisode, capped, describe_run
 
 from hub import Step
 from hub.core.response import read
@@ -25,8 +25,13 @@ from . import trees
 MAX_DIFF_CHARS = 256 * 1024
 # What running the tools leaves behind is not part of the answer: caches are never read back.
 CACHE_DIRS = (".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis")
-LIST_FILES = ["bash", "-c", "find . \\( " + " -o ".join(f"-name {d}" for d in CACHE_DIRS) + " \\) -type d -prune -o "
-              "-type f -size -1024k -printf '%P\\n' | head -n 5000"]
+# NUL-separated, each name after a letter saying what it is: f a regular file, F one of 1 MB or
+# more, else find's %y (l link, p FIFO, s socket, ...). A file name may hold a newline: "x\ny.py"
+# must not read as two paths.
+LIST_FILES = ("find . \\( " + " -o ".join(f"-name {d}" for d in CACHE_DIRS) + " \\) -type d -prune -o "
+              "-type f -size -1024k -printf 'f%P\\0' -o -type f -printf 'F%P\\0' -o ! -type d -printf '%y%P\\0' "
+              "| head -z -n 5000")
+KINDS = {"F": "1 MB or more", "l": "a symbolic link", "p": "a FIFO", "s": "a socket", "c": "a device", "b": "a device"}
 PATCH = "patch -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch -r - <<'{tag}'\n{diff}{tag}\n"
 
 
@@ -75,15 +80,10 @@ class SweEpisode(TerminalEpisode):
     def __init__(self, task, verifier, ctx, max_turns: int = 20) -> None:
         super().__init__(task, verifier, ctx, max_turns=max_turns)
         self.base = trees.base_tree(verifier.hidden(task).base)
+        self.left_out: list[str] = []
 
-    def _open(self):
-        cm = self.ctx.sandbox.session(self.ctx.profile)
-        session = cm.__enter__()
-        self._cm, self._session = cm, session
-        session.write_files(self.base)
-        for action in self._journal:
-            self._apply(session, action)
-        return session
+    def starting_files(self) -> dict[str, str]:
+        return self.base
 
     def describe(self, action: Action, r) -> str:
         if action.path == "(diff)":
@@ -91,36 +91,30 @@ class SweEpisode(TerminalEpisode):
         return summarised(action.text, r)
 
     def work_tree(self) -> dict[str, bytes]:
-        """The regular files of the work dir (symlinks, files of 1 MB or more and caches are not among them)."""
-        listed = self._with_retries(Action("run", LIST_FILES[2]))
-        paths = [p for p in listed.stdout.splitlines() if p and not p.startswith("/")]
+        """The regular files of the work dir (caches and files of 1 MB or more are not among
+        them); what else is there (links, FIFOs, sockets, big files) is named in `self.left_out`."""
+        listed = self._with_retries(Action("run", LIST_FILES))
+        paths, self.left_out = [], []
+        for entry in listed.stdout.split("\0"):
+            kind, path = entry[:1], entry[1:]
+            if not path or path.startswith("/"):
+                continue
+            if kind == "f":
+                paths.append(path)
+            else:
+                self.left_out.append(f"{path} ({KINDS.get(kind, 'not a regular file')})")
         if not paths:
             return {}
         try:
-            return self._with_retries(None, read=None, paths=paths)
+            return self._with_retries(None, read=paths)
         except Refused:
             return {}
 
-    def _with_retries(self, action, read: str | None = None, paths: list[str] | None = None):
-        if paths is None:
-            return super()._with_retries(action, read)
-        last = ""
-        for _ in range(3):
-            try:
-                session = self._session or self._open()
-                return session.read_files(paths)
-            except ValueError as exc:
-                raise Refused(str(exc)) from None
-            except Exception as exc:  # the sandbox's fault: reopen and replay
-                last = f"{type(exc).__name__}: {exc}"
-                self.infra_retries += 1
-                self._drop()
-        raise InfraFault(last)
-
     def _finish(self, report: list[str], submitted: bool) -> Step:
+        self._turn_ends = None
         files = self.work_tree()
         verifier = self.verifier
-        notes: dict[str, Any] = {}
+        notes: dict[str, Any] = {"left_out": self.left_out[:20]} if self.left_out else {}
 
         class _Tree:  # verify_files seen through grade()'s interface (crash -> no verdict)
             name = verifier.name
@@ -137,7 +131,6 @@ class SweEpisode(TerminalEpisode):
             summary = "graded: every hidden test passed"
         else:
             summary = f"graded: reward {verdict.reward:.2f} ({verdict.details.get('reason', 'hidden tests failed')})"
-        report.append(summary)
-        self.final = Step(observation="\n\n".join(report), done=True, verdict=verdict, info=self._info())
+        self.final = Step(observation=capped(report) + "\n\n" + summary, done=True, verdict=verdict, info=self._info())
         self._drop()
         return self.final

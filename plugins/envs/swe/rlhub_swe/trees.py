@@ -102,7 +102,12 @@ def protected(path: str, globs: list[str] | tuple[str, ...]) -> bool:
 
 
 def restore(base: dict[str, str], final: dict[str, str], globs: list[str]) -> tuple[dict[str, str], list[str]]:
-    """`final` with every protected path as it was in `base` (added ones removed): (tree, what was put back)."""
+    """`final` with every protected path as it was in `base` (added ones removed): (tree, what was put back).
+
+    A protected path always wins over what the model left in its way: its file where a protected
+    directory was (`tests` replacing `tests/`), its files below a protected file (`pyproject.toml/`
+    made a directory). Those are removed and named with the rest, so the restored tree can always
+    be written out."""
     out = dict(final)
     put_back = []
     for path in sorted(set(base) | set(final)):
@@ -112,7 +117,37 @@ def restore(base: dict[str, str], final: dict[str, str], globs: list[str]) -> tu
                 out[path] = base[path]
             else:
                 out.pop(path, None)
-    return out, put_back
+    restored = {p for p in put_back if p in base}
+    for above, below in clashes(out):
+        if above in restored and below in out:
+            del out[below]  # the model's file under a protected file
+            put_back.append(below)
+        elif below in restored and above in out:
+            del out[above]  # the model's file where a protected directory is
+            put_back.append(above)
+    return out, sorted(put_back)
+
+
+def clashes(tree: dict[str, str]) -> list[tuple[str, str]]:
+    """(file, path below it) for every path of `tree` that is also a directory of another: such a
+    tree cannot exist on disk (nothing a session leaves makes one; a restore or a diff could)."""
+    found = []
+    for path in sorted(tree):
+        parts = path.split("/")
+        found += [(above, path) for above in ("/".join(parts[:i]) for i in range(1, len(parts))) if above in tree]
+    return found
+
+
+def bad_path(path: str) -> str | None:
+    """Why `path` cannot be written into a work dir as it stands (None when it can)."""
+    parts = path.split("/")
+    if not path or path.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        return "not a plain relative path"
+    if "\x00" in path:
+        return "a NUL character in its name"
+    if len(path.encode("utf-8", "surrogateescape")) > 4000 or any(len(p.encode("utf-8", "surrogateescape")) > 255 for p in parts):
+        return "a name too long for a file system"
+    return None
 
 
 def changed(base: dict[str, str], final: dict[str, str]) -> list[str]:

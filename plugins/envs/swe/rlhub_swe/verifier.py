@@ -8,7 +8,10 @@ passing (`reward: all_or_nothing`: 1 only when all of both pass). Before any tes
   refused with its reason (`details.refused`);
 - edits to test configuration (conftest.py, pytest.ini, setup.cfg, tox.ini, pyproject.toml, .pth)
   and to the hidden tests' own paths are put back as they were (`details.ignored_edits`): they
-  never reach the hidden tests;
+  never reach the hidden tests; what the model left in a protected path's way (a file where the
+  tests directory was, files under a protected file turned directory) is removed and named there;
+- a tree that cannot exist on disk (a path both a file and a directory, a name no file system
+  takes) is the model's failure (`refused: bad_tree`), never a sandbox fault;
 - a tree that ends up unchanged earns 0 without running anything (`refused: empty`).
 
 How the hidden tests reach the code (`task.hidden.runner`):
@@ -126,6 +129,7 @@ class SweTests(Verifier):
                 continue
             final[path] = data
         extra = dict(notes or {})
+        left_out = [*extra.pop("left_out", []), *left_out]  # the session's: links, FIFOs, sockets, big files
         if left_out:
             extra["left_out"] = left_out[:20]
         return self.grade_tree(task, h, base, final, ctx, extra)
@@ -144,6 +148,11 @@ class SweTests(Verifier):
         if put_back:
             details["ignored_edits"] = put_back[:20]
             details["ignored_why"] = "tests and test configuration are the hidden tests' own: edits to them never count"
+        unwritable = [f"{p!r} ({why})" for p in final if (why := trees.bad_path(p))]
+        unwritable += [f"{above!r} is a file and {below!r} needs it to be a directory" for above, below in trees.clashes(final)]
+        if unwritable:  # only the model's own paths are left here (a restore resolves its clashes): its failure
+            return Verdict(0.0, False, details={**details, "refused": "bad_tree",
+                                                "reason": "the tree cannot exist on disk: " + "; ".join(unwritable[:5])})
         edited = trees.changed(base, final)
         if not edited:
             reason = UNCHANGED + (" once edits to tests and test configuration are set aside" if put_back else "")

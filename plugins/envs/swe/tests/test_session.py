@@ -181,7 +181,8 @@ BAD_SESSIONS = {
                                  lambda v, pkg: v.details["refused"] == "empty"
                                  and v.details["ignored_edits"] == ["conftest.py", "pytest.ini"]),
     "binary_and_huge_files": ("head -c 4096 /dev/urandom > {pkg}/blob.py; head -c 60000000 /dev/zero > big.txt; ls -la big.txt",
-                              lambda v, pkg: v.details["left_out"] == [f"{pkg}/blob.py (binary)"] and v.details["refused"] == "empty"),
+                              lambda v, pkg: v.details["left_out"] == ["big.txt (1 MB or more)", f"{pkg}/blob.py (binary)"]
+                              and v.details["refused"] == "empty"),
     "infinite_loop_at_import": ("printf 'while True:\\n    pass\\n' >> {pkg}/__init__.py",
                                 lambda v, pkg: "did not finish importing" in v.details["reason"]),
     "empties_the_repository": ("rm -rf ./* .[!.]*", lambda v, pkg: "is gone" in v.details["reason"]),
@@ -206,3 +207,43 @@ def test_bad_input_in_a_session_gets_a_defined_verdict_and_the_next_episode_star
     fix = fix_diff(built)
     step = again.step(fix + "SUBMIT")
     assert step.verdict.reward == 1.0, step.verdict.details
+
+
+# Trees a model can leave around the protected paths, each alone: (commands, what the verdict names).
+CLASHING_TREES = {
+    "tests_replaced_by_a_file": ("rm -rf tests && echo x > tests", lambda v: "tests" in v.details["ignored_edits"]),
+    "pyproject_made_a_directory": ("rm pyproject.toml; mkdir pyproject.toml; echo 'x = 1' > pyproject.toml/x.py",
+                                   lambda v: {"pyproject.toml", "pyproject.toml/x.py"} <= set(v.details["ignored_edits"])),
+    "fifo_at_conftest": ("mkfifo conftest.py", lambda v: v.details["left_out"] == ["conftest.py (a FIFO)"]),
+    "socket_at_pytest_ini": ("python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('pytest.ini')\"",
+                             lambda v: v.details["left_out"] == ["pytest.ini (a socket)"]),
+    "fifo_and_a_name_that_splits_a_listing": ("mkfifo pipe.pth; touch \"$(printf 'z\\npipe.pth')\"",
+                                              lambda v: v.details["left_out"] == ["pipe.pth (a FIFO)"]
+                                              and v.details["ignored_edits"] == ["z\npipe.pth"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLASHING_TREES))
+def test_a_tree_clashing_with_protected_paths_gets_a_verdict_at_once(catalog, case):
+    import time
+
+    commands, names = CLASHING_TREES[case]
+    label, _task, built = find(catalog, session_env(NAMES[0]))
+    ep = catalog.episode(label)
+    ep.reset()
+    start = time.monotonic()
+    step = ep.step(bash(commands) + "SUBMIT")
+    v = step.verdict
+    assert step.done and v.error is None and v.reward == 0.0 and v.details["refused"] == "empty", v.details
+    assert names(v), v.details
+    assert step.info["infra_retries"] == 0 and time.monotonic() - start < 20  # nothing blocked, nothing replayed
+
+
+def test_a_correct_fix_beside_the_clashes_earns_one(catalog):
+    label, _task, built = find(catalog, session_env(NAMES[0]))
+    ep = catalog.episode(label)
+    ep.reset()
+    step = ep.step(fix_diff(built) + bash(*(c for c, _ in CLASHING_TREES.values())) + "SUBMIT")
+    v = step.verdict
+    assert v.error is None and v.reward == 1.0 and v.passed, v.details
+    assert {"tests", "pyproject.toml/x.py"} <= set(v.details["ignored_edits"])

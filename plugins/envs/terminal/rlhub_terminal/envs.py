@@ -11,7 +11,8 @@ from hub import Variant
 from hub.core.family import Family as TaskFamily, FamilyEnvironment
 from rlhub_unittest.verifier import UnitTestsHidden
 
-from .family import Family, Spec, fenced
+from . import probes
+from .family import FENCE, Family, Spec, fenced
 from .session import SESSION_INSTRUCTIONS, TerminalEpisode
 
 SESSION_TURNS = 6
@@ -67,3 +68,10 @@ class TerminalEnvironment(FamilyEnvironment):
         if self.kind != "session":
             return super().episode(task, verifier, ctx)
         return TerminalEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
+
+    def episode_probes(self, task):
+        """FIFOs, sockets, directories and links where the solution goes (0), or beside it (1)."""
+        if self.kind != "session" or task.label.seed != 0:
+            return [], []
+        fam = self.family.family
+        return probes.terminal(fam.solution_path, self._params_of(task).reference, FENCE[fam.language])

@@ -2,22 +2,33 @@
 
 `reset()` / `step(action)` is the whole interface (OpenRLHF's multi-turn executor drives it).
 Each episode owns one sandbox session (`ctx.sandbox.session(ctx.profile)`), opened lazily.
-The model's own failures (non-zero exit, timeout, a bad path) come back as the next
-observation. Sandbox failures are infrastructure: the session is reopened, the episode's
-journal of successful actions replayed, and the action retried; if that keeps failing the
-episode ends with *no verdict* (never a zero charged to the model).
+The model's own failures (non-zero exit, timeout, a bad path, a FIFO or directory where a file
+should be) come back as the next observation, and at the end are graded as the model's failure.
+Sandbox failures are infrastructure: the session is reopened, the episode's journal of
+successful actions replayed, and the action retried; if that keeps failing the episode ends
+with *no verdict* (never a zero charged to the model).
+
+`close()` ends the episode for good, from any thread: a step running in it is killed in the
+sandbox and returns at once (`EpisodeClosed`), and nothing is retried, replayed or reopened
+after it. `turn_budget_s` (set by the trainer's agent) bounds the time a turn's own commands
+may take: each command's wall clock is cut to what is left, and what does not fit is not run
+(the observation says so). Observations are capped in total and per note, with a marker.
 """
 
 from __future__ import annotations
 
 import logging
+import shlex
+import threading
+import time
 from typing import Any
 
 from hub import Episode, Step, Verdict
+from hub.core.response import fenced
 from hub.core.verifier import grade
 
 from .actions import Action, Turn, parse_turn
-from .family import fenced
+from .family import FENCE
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +53,35 @@ class InfraFault(RuntimeError):
 
 class Refused(Exception):
     """The sandbox refused a file write/read because of what the model left in the work dir
-    (a directory or symlink in the way, a full tmpfs): the model's doing, fed back to it."""
+    (a directory, symlink, FIFO or socket in the way, a full tmpfs): the model's doing, fed back to it."""
+
+
+class EpisodeClosed(Exception):
+    """The episode was closed (by its owner, e.g. at a step deadline) while a step ran in it."""
+
+
+MAX_OBSERVATION_CHARS = 24_000  # one step's whole observation
+MAX_NOTE_CHARS = 6_000  # one note of it (a command's report is itself cut to its head and tail)
+
+
+def capped(notes: list[str], total: int = MAX_OBSERVATION_CHARS, each: int = MAX_NOTE_CHARS) -> str:
+    """The notes as one observation: repeats of one note counted once, each note cut to `each`
+    characters and the whole to `total`, every cut marked with what it cut."""
+    merged: list[tuple[str, int]] = []
+    for note in notes:
+        if merged and merged[-1][0] == note:
+            merged[-1] = (note, merged[-1][1] + 1)
+        else:
+            merged.append((note, 1))
+    parts = []
+    for note, n in merged:
+        if len(note) > each:
+            note = note[:each] + f"\n[... note cut: {len(note) - each} more characters]"
+        parts.append(note + (f" (x{n})" if n > 1 else ""))
+    text = "\n\n".join(parts)
+    if len(text) > total:
+        text = text[:total] + f"\n[... observation cut: {len(text) - total} more characters]"
+    return text
 
 
 def shorten(text: str, truncated: bool = False) -> str:
@@ -84,58 +123,88 @@ class TerminalEpisode(Episode):
         self.language = task.hidden.get("language", "python")
         self._cm: Any = None
         self._session: Any = None
+        self._guard = threading.Lock()  # _cm, _session and _closed, between a step and close()
+        self._closed = False
         self._journal: list[Action] = []  # successful actions, replayed after a sandbox fault
         self.final: Step | None = None
         self.infra_retries = 0
+        self.turn_budget_s: float | None = None  # seconds a turn's own commands may take (None: no bound)
+        self._turn_ends: float | None = None
 
     # -- sandbox session lifecycle ------------------------------------------------------------
+    def starting_files(self) -> dict[str, str]:
+        """What the work dir holds before the model acts (the task's starter files)."""
+        return dict(self.task.hidden.get("files") or {})
+
     def _open(self):
+        if self._closed:
+            raise EpisodeClosed("the episode is closed")
         cm = self.ctx.sandbox.session(self.ctx.profile)
         session = cm.__enter__()
-        self._cm, self._session = cm, session
-        starters = self.task.hidden.get("files") or {}
+        with self._guard:
+            late = self._closed
+            if not late:
+                self._cm, self._session = cm, session
+        if late:  # closed while the sandbox started: it is nobody's, end it here
+            cm.__exit__(None, None, None)
+            raise EpisodeClosed("the episode was closed while its sandbox started")
+        starters = self.starting_files()
         if starters:
-            session.write_files(dict(starters))
+            session.write_files(starters)
         for action in self._journal:
             self._apply(session, action)
         return session
 
     def _drop(self) -> None:
-        cm, self._cm, self._session = self._cm, None, None
+        with self._guard:
+            cm, self._cm, self._session = self._cm, None, None
         if cm is not None:
             try:
                 cm.__exit__(None, None, None)
             except Exception:  # a dead sandbox may fail to close; it is being replaced anyway
                 log.debug("closing a failed sandbox session", exc_info=True)
 
+    def _run_profile(self):
+        """The profile a command runs under: its wall clock cut to what is left of the turn's budget."""
+        profile = self.ctx.profile
+        if self._turn_ends is None:
+            return None
+        left = self._turn_ends - time.monotonic()
+        return profile.merged(wall_timeout_s=max(0.5, left)) if left < profile.wall_timeout_s else None
+
     @staticmethod
-    def _apply(session, action: Action):
+    def _apply(session, action: Action, profile=None):
         if action.kind == "write":
             try:
                 session.write_files({action.path: action.text})
             except ValueError as exc:
                 raise Refused(str(exc)) from None
             return None
-        r = session.run(["bash", "-c", action.text])
+        r = session.run(["bash", "-c", action.text], profile=profile)
         if r.infra_error:
             raise InfraFault(r.infra_error)
         return r
 
-    def _with_retries(self, action: Action | None, read: str | None = None):
-        """Carry out one action (or read one file) in the session, retrying sandbox faults."""
+    def _with_retries(self, action: Action | None, read: list[str] | None = None):
+        """Carry out one action (or read files) in the session, retrying sandbox faults; never
+        after close() (EpisodeClosed)."""
         last = ""
         for attempt in range(RETRIES + 1):
+            if self._closed:
+                raise EpisodeClosed("the episode was closed")
             try:
                 session = self._session or self._open()
                 if read is not None:
                     try:
-                        return session.read_files([read])
+                        return session.read_files(read)
                     except ValueError as exc:
                         raise Refused(str(exc)) from None
-                return self._apply(session, action)
-            except Refused:
+                return self._apply(session, action, self._run_profile())
+            except (Refused, EpisodeClosed):
                 raise
             except Exception as exc:  # the model's code runs inside bwrap: an exception here is the sandbox's
+                if self._closed:  # close() killed it: not a fault, and nothing is retried
+                    raise EpisodeClosed("the episode was closed while a step ran") from None
                 last = f"{type(exc).__name__}: {exc}"
                 log.warning("terminal session sandbox fault (attempt %d): %s", attempt + 1, last)
                 self.infra_retries += 1
@@ -144,6 +213,8 @@ class TerminalEpisode(Episode):
 
     # -- the episode interface ------------------------------------------------------------------
     def reset(self) -> str:
+        if self._closed:
+            raise RuntimeError("the episode is closed: open a new one")
         self._drop()
         self._journal.clear()
         self.final = None
@@ -160,20 +231,31 @@ class TerminalEpisode(Episode):
             if turn.submit or self.turn >= self.max_turns:
                 return self._finish(report, submitted=turn.submit)
         except InfraFault as exc:
-            verdict = Verdict.no_verdict(f"sandbox failed after {RETRIES + 1} attempts: {exc}", turns=self.turn)
-            verdict.verifier = self.identity
-            self.final = Step(observation="", done=True, verdict=verdict, info=self._info(infra_error=str(exc)))
-            self._drop()
-            return self.final
+            return self._end_without_verdict(f"sandbox failed after {RETRIES + 1} attempts: {exc}", infra_error=str(exc))
+        except EpisodeClosed as exc:
+            return self._end_without_verdict(str(exc), closed=True)
         left = self.max_turns - self.turn
-        report.append(f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]")
-        return Step(observation="\n\n".join(report), done=False, info=self._info())
+        trailer = f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]"
+        return Step(observation=capped(report) + "\n\n" + trailer, done=False, info=self._info())
+
+    def _end_without_verdict(self, error: str, **info: Any) -> Step:
+        verdict = Verdict.no_verdict(error, turns=self.turn)
+        verdict.verifier = self.identity
+        self.final = Step(observation="", done=True, verdict=verdict, info=self._info(**info))
+        self._drop()
+        return self.final
 
     def _act(self, turn: Turn) -> list[str]:
         report = list(turn.notes)
         if not turn.actions and not turn.submit:
             report.append(self.nothing_to_do)
-        for action in turn.actions:
+        budget = self.turn_budget_s
+        self._turn_ends = time.monotonic() + budget if budget else None
+        for i, action in enumerate(turn.actions):
+            if self._turn_ends is not None and time.monotonic() >= self._turn_ends:
+                report.append(f"not run: this turn's {budget:g} s for commands were used up "
+                              f"({len(turn.actions) - i} action(s) skipped)")
+                break
             try:
                 r = self._with_retries(action)
             except Refused as exc:
@@ -204,27 +286,38 @@ class TerminalEpisode(Episode):
 
             return grade(_Files(), self.identity, self.task, "", self.ctx)
         text = files.get(self.solution_path, "")
-        return self.grade(fenced(text, self.language) if text.strip() else "")
+        # The file exactly as it is: a fence longer than any run of backticks in it (a docstring's
+        # ``` example must not end the block early).
+        return self.grade(fenced(text, FENCE[self.language]) if text.strip() else "")
 
-    def _solution_text(self) -> str | None:
+    def _solution_text(self) -> tuple[str | None, str]:
+        """(the solution file's text, or None; why there is none)."""
         try:
-            got = self._with_retries(None, read=self.solution_path) or {}
-        except Refused:
-            return None
+            got = self._with_retries(None, read=[self.solution_path]) or {}
+        except Refused as exc:
+            return None, str(exc)
         data = got.get(self.solution_path)
         if data is None:
-            return None
-        return data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else str(data)
+            return None, self._missing_why()
+        return (data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else str(data)), ""
+
+    def _missing_why(self) -> str:
+        """What is at the solution's path when no regular file is (said to the model)."""
+        probe = self._with_retries(Action("run", f"stat -c %F -- {shlex.quote(self.solution_path)} 2>/dev/null"))
+        kind = probe.stdout.strip()
+        return f"it is a {kind}, not a regular file" if kind else "it does not exist"
 
     def _finish(self, report: list[str], submitted: bool) -> Step:
-        text = self._solution_text()
+        self._turn_ends = None
+        text, why = self._solution_text()
         if text is None:
-            report.append(f"{self.solution_path} does not exist: nothing to grade")
+            report.append(f"{self.solution_path}: {why}: nothing to grade")
         verdict = self._grade_files({} if text is None else {self.solution_path: text})
+        if text is None:
+            verdict.details["reason"] = f"{self.solution_path}: {why}"
         verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
         summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"
-        report.append(summary)
-        self.final = Step(observation="\n\n".join(report), done=True, verdict=verdict, info=self._info())
+        self.final = Step(observation=capped(report) + "\n\n" + summary, done=True, verdict=verdict, info=self._info())
         self._drop()
         return self.final
 
@@ -232,4 +325,7 @@ class TerminalEpisode(Episode):
         return {"turn": self.turn, "infra_retries": self.infra_retries, **extra}
 
     def close(self) -> None:
+        """End the episode for good (any thread): a step running in it is killed and returns."""
+        with self._guard:
+            self._closed = True
         self._drop()

@@ -67,7 +67,7 @@ def test_turn_budget_ends_the_episode_and_grades_what_is_there(catalog):
         assert not step.done and f"{ep.max_turns - turn} left" in step.observation
     step = ep.step("```bash\necho out of time\n```")
     assert step.done and not step.verdict.passed and step.verdict.error is None
-    assert "solution.py does not exist" in step.observation
+    assert "solution.py: it does not exist" in step.observation
     assert step.verdict.details["episode"]["submitted"] is False
 
 
@@ -191,3 +191,105 @@ def test_close_and_finish_release_the_session_sandbox(catalog):
     ep, _ = open_episode(catalog)
     ep.step("```bash\necho hi\n```\nSUBMIT")  # finishing also releases it
     assert _children() == before
+
+
+# -- what the model leaves in the work dir is graded, never "no verdict" ---------------------------
+
+def _played_probes(catalog, env):
+    label = {"env": env, "seed": 0}
+    ep = catalog.episode(label)
+    wrong, right = catalog.get(env).env.episode_probes(ep.task)
+    ep.close()
+    return label, wrong, right
+
+
+@pytest.mark.parametrize("env", [LABEL["env"], "terminal/session-sh-count-lines-v1"])
+def test_fifos_sockets_dirs_and_links_at_the_solution_get_a_verdict_at_once(catalog, env):
+    import time
+
+    label, wrong, right = _played_probes(catalog, env)
+    assert {w.kind for w in wrong} == {f"session_{k}_at_solution" for k in ("fifo", "socket")}
+    for probe in [*wrong, *right]:
+        ep = catalog.episode(label)
+        ep.reset()
+        start = time.monotonic()
+        step = ep.step(probe.turns[0])
+        took = time.monotonic() - start
+        v = step.verdict
+        assert step.done and v.error is None, (probe.kind, v.error)  # a verdict, never "no verdict"
+        assert step.info["infra_retries"] == 0 and took < 20, (probe.kind, took)  # nothing blocked or was retried
+        if probe in wrong:
+            kind = probe.kind.split("_")[1]
+            assert v.reward == 0.0 and not v.passed
+            assert "could not write" in step.observation and f"is a {kind}" in step.observation
+            assert "nothing to grade" in step.observation
+        else:
+            assert v.reward == 1.0 and v.passed, v.details
+
+
+def test_device_nodes_cannot_be_made_in_a_session(catalog):
+    ep, _ = open_episode(catalog)
+    step = ep.step("```bash\nmknod dev c 1 3; echo rc=$?; mknod blk b 7 0; echo rc=$?\n```")
+    assert step.observation.count("rc=1") == 2 and "Operation not permitted" in step.observation
+    ep.close()
+
+
+def test_a_docstring_with_a_fenced_example_is_graded_as_the_file_is(catalog):
+    label = {"env": "terminal/session-static-ruff-unused-v1", "seed": 0}
+    ep = catalog.episode(label)
+    ep.reset()
+    code = body(ep.task.reference)
+    documented = '"""Word statistics.\n\nExample:\n\n```python\n>>> top_words("a b a", 1)\n```\n"""\n' + code
+    step = ep.step("````python file=solution.py\n" + documented + "````\nSUBMIT\n")  # a longer fence around ```
+    assert "wrote solution.py" in step.observation
+    assert step.verdict.error is None and step.verdict.reward == 1.0, step.verdict.details
+
+
+def test_observations_are_capped_with_a_marker(catalog):
+    from rlhub_terminal.session import MAX_OBSERVATION_CHARS
+
+    ep, _ = open_episode(catalog)
+    turn = "```x\n```\n" * 2000  # 18 KB of empty blocks of an unknown language: one note each, before
+    turn += "```bash\nyes abcdefghij | head -c 200000; yes 0123456789 | head -c 200000 >&2\n```\n" * 8
+    step = ep.step(turn)
+    assert not step.done and len(step.observation) <= MAX_OBSERVATION_CHARS + 200
+    assert "ignored a ```x block" in step.observation and "(x2000)" in step.observation  # one note, counted
+    assert "characters cut" in step.observation
+    ep.close()
+
+
+def test_turn_budget_cuts_a_slow_turn_and_says_so(catalog):
+    import time
+
+    ep, _ = open_episode(catalog)
+    ep.turn_budget_s = 2.0
+    start = time.monotonic()
+    step = ep.step("```bash\nsleep 1.5; echo one\n```\n```bash\nsleep 5; echo two\n```\n```bash\necho three\n```\n")
+    assert time.monotonic() - start < 8
+    assert "one" in step.observation and "timed out" in step.observation  # the 2nd was cut to what was left
+    assert "not run: this turn's 2 s for commands were used up (1 action(s) skipped)" in step.observation
+    assert not step.done and step.info["infra_retries"] == 0
+    ep.close()
+
+
+def test_close_from_another_thread_kills_the_running_step_and_nothing_reopens(catalog):
+    import threading
+    import time
+
+    before = _children()
+    ep, _ = open_episode(catalog)
+    ep.step("```bash\necho warm\n```")
+    out = {}
+    runner = threading.Thread(target=lambda: out.setdefault("step", ep.step("```bash\nsleep 60\n```\n```bash\nsleep 60\n```")))
+    runner.start()
+    time.sleep(1.0)
+    start = time.monotonic()
+    ep.close()
+    runner.join(10)
+    assert not runner.is_alive() and time.monotonic() - start < 5  # killed, not waited for
+    step = out["step"]
+    assert step.done and step.verdict.error and "closed" in step.verdict.error and step.info.get("closed")
+    assert step.info["infra_retries"] == 0  # the kill was not taken for a fault to retry
+    assert _children() == before  # no sandbox reopened for a replay
+    with pytest.raises(RuntimeError, match="closed"):
+        ep.reset()
