@@ -63,6 +63,13 @@ class TerminalEnvironment(FamilyEnvironment):
     def max_turns(self) -> int:  # type: ignore[override]
         return SESSION_TURNS if self.kind == "session" else 1
 
+    def mutation_report(self, task, ctx) -> dict:
+        """How many mutants of the reference the task's hidden tests kill (rlhub_terminal.adequacy)."""
+        from .adequacy import report
+
+        fam = self.family.family
+        return report(self._params_of(task), fam.language, fam.solution_path, ctx)
+
     def episode(self, task, verifier, ctx):
         if self.kind != "session":
             return super().episode(task, verifier, ctx)

@@ -38,6 +38,9 @@ class Spec:
     files: dict[str, str] = field(default_factory=dict)  # starter files the user shows / the session gets
     secrets: list[str] = field(default_factory=list)  # extra strings the prompt must never contain
     test_ids: list[str] | None = None  # the tests' names, where the hidden module defines them as it runs
+    # mutants of the reference that no input the task allows can tell from it (rlhub_terminal.adequacy):
+    # {text found in the mutant's `what` ("A ... B": A, later B): why it is equivalent}
+    equivalent: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

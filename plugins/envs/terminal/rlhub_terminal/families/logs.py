@@ -93,6 +93,8 @@ def access_log_top_ips(rng):
     for _ in range(4):
         cases.append(([line(rng.choice(ips), rng.choice([200, 200, 301, 404, 500, 403])) for _ in range(rng.randint(8, 16))], rng.randint(1, 3)))
     cases.append(([line(ips[1], 404), line(ips[0], 500), line(ips[0], 200), line(ips[0], 200), line(ips[1], 200)], 1))
+    # the boundary statuses, and a response with no body (size "-", as the format allows)
+    cases.append(([line(ips[2], 400), line(ips[3], 399), line(ips[3], 399), line(ips[1], 401).rsplit(" ", 1)[0] + " -"], 3))
     ref = '''
 from collections import Counter
 
@@ -115,7 +117,16 @@ def top_error_ips(lines, n):
               "`10.0.0.7 - - [10/Oct/2024:13:55:36 +0000] \"GET /a HTTP/1.1\" 404 512`.\n"
               "Write `top_error_ips(lines, n)` returning the n client IPs with the most requests whose status is 400 or "
               "above, most first, ties broken by the IP string in ascending order.")
-    return function_spec(prompt, "top_error_ips", ref, wrong, cases)
+    spec = function_spec(prompt, "top_error_ips", ref, wrong, cases)
+    spec.equivalent.update({
+        "-> `if len(parts) > 2 and": "a common-log-format line has 10 fields: "
+            "the length guard only protects malformed lines, which the task does not promise to handle",
+        "-> `if len(parts) >= 1 and": "a common-log-format line has 10 fields: "
+            "the length guard only protects malformed lines, which the task does not promise to handle",
+        "-> `if len(parts) >= 3 and": "a common-log-format line has 10 fields: "
+            "the length guard only protects malformed lines, which the task does not promise to handle",
+        "-> `counts[parts[0]] += 2`": "every count doubled: the same order"})
+    return spec
 
 
 @family("logs", "log-session-time")

@@ -85,7 +85,7 @@ def factorize(n):
 @family("numeric", "base-convert")
 def base_convert(rng):
     """Integer to string in base 2..36, negatives and zero."""
-    cases = [(rng.randint(-10**6, 10**6), rng.randint(2, 36)) for _ in range(4)] + [(0, 7), (-255, 16), (35, 36)]
+    cases = [(rng.randint(-10**6, 10**6), rng.randint(2, 36)) for _ in range(4)] + [(0, 7), (-255, 16), (35, 36), (-1, 2)]
     ref = '''
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -108,8 +108,11 @@ def to_base(n, b):
         out = DIGITS[r] + out
     return out
 ''']
-    return function_spec("Write `to_base(n, b)` returning the integer n written in base b (2..36) with digits 0-9a-z, a leading "
+    spec = function_spec("Write `to_base(n, b)` returning the integer n written in base b (2..36) with digits 0-9a-z, a leading "
                          "'-' for negatives, '0' for zero.", "to_base", ref, wrong, cases)
+    spec.equivalent['-> `sign, n, out = "-" if n <= 0 else'] = 'n == 0 has returned "0" just before'
+    spec.equivalent['-> `sign, n, out = "-" if n < 1 else'] = 'n == 0 has returned "0" just before'
+    return spec
 
 
 @family("numeric", "fit-line")

@@ -113,10 +113,13 @@ def align_table(rng):
         rows = [[rng.choice(NAMES + WORDS)[: rng.randint(1, 8)] for _ in range(cols)] for _ in range(rng.randint(2, 5))]
         cases.append((rows,))
     cases.append(([["id", "x"], ["1", "a much longer cell"]],))
+    cases.append(([[rng.choice(WORDS), rng.choice(NAMES)]],))  # one row
     prompt = ("Write `align_table(rows)` that renders a list of rows (lists of strings, all the same length) as text: "
               "each column left-aligned and padded to its widest cell, cells joined by ' | ', trailing spaces removed "
               "from each line, lines joined by newlines.")
-    return function_spec(prompt, "align_table", *answers(solutions, "align_table"), cases)
+    spec = function_spec(prompt, "align_table", *answers(solutions, "align_table"), cases)
+    spec.equivalent["-> `widths = ... range(len(rows[ -1]))"] = "all rows have the same length"
+    return spec
 
 
 @family("text", "slugify")
