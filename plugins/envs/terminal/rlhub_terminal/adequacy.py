@@ -8,8 +8,9 @@ the mutant's `what`, and the reason it cannot change the result on any input the
 
     score = killed / (mutants - declared equivalents)
 
-A declaration that matches a mutant the tests kill is wrong (the mutant is not equivalent) and
-is reported as such, so declarations cannot hide a gap that is later closed the other way.
+A declaration all of whose mutants the tests kill is wrong (they are not equivalent) and is
+reported as such; one that matches no mutant of this task is reported as unmatched (informative:
+a seed may lack the code it names).
 """
 
 from __future__ import annotations
@@ -42,24 +43,28 @@ def report(spec: Spec, language: str, solution_path: str, ctx) -> dict[str, Any]
 
 
 def score(made, runs: dict[str, dict], equivalent: dict[str, str]) -> dict[str, Any]:
-    declared = [(re.compile(".*?".join(map(re.escape, pattern.split(" ... ")))), reason)
-                for pattern, reason in equivalent.items()]
-    killed, survivors, equal, misdeclared, not_run, timeouts = 0, [], {}, [], [], 0
+    declared = {pattern: re.compile(".*?".join(map(re.escape, pattern.split(" ... ")))) for pattern in equivalent}
+    killed, survivors, equal, not_run, timeouts = 0, [], {}, [], 0
+    used, killed_by = set(), {}  # declarations that match a survivor; and a killed mutant they match
     for m in made:
         run = runs.get(m.name) or {"killed": None, "not_run": True}
-        reason = next((why for pattern, why in declared if pattern.search(m.what)), None)
+        pattern = next((p for p, rx in declared.items() if rx.search(m.what)), None)
         if run.get("not_run"):
             not_run.append(m.what)
         elif run.get("killed") is not None:
             killed += 1
             timeouts += run["killed"] == "timeout"
-            if reason is not None:
-                misdeclared.append(f"{m.what} (declared equivalent: {reason}; killed by {run['killed']})")
-        elif reason is not None:
-            equal[m.what] = reason
+            if pattern is not None:
+                killed_by.setdefault(pattern, f"{m.what}, killed by {run['killed']}")
+        elif pattern is not None:
+            equal[m.what] = equivalent[pattern]
+            used.add(pattern)
         else:
             survivors.append(m.what)
+    # a declaration whose every mutant is killed is wrong (or stale): the tests tell them apart
+    misdeclared = [f"{p!r} ({equivalent[p]}): {why}" for p, why in killed_by.items() if p not in used]
+    unmatched = [p for p in equivalent if p not in used and p not in killed_by]
     considered = len(made) - len(equal)
     return {"score": killed / considered if considered else 1.0, "killed": killed, "considered": considered,
-            "survivors": survivors, "equivalent": equal, "misdeclared": misdeclared, "not_run": not_run,
-            "timeouts": timeouts}
+            "survivors": survivors, "equivalent": equal, "misdeclared": misdeclared, "unmatched": unmatched,
+            "not_run": not_run, "timeouts": timeouts}

@@ -201,6 +201,7 @@ def check(index, tmp_path):
         assert lines(proc.stdout) == lines(case["stdout"]), f"stdout was {{proc.stdout[-800:]!r}}; stderr: {{proc.stderr[-300:]}}"
     if case.get("stderr_nonempty"):
         assert proc.stderr.strip(), "expected an error message on stderr"
+        assert "Traceback (most recent call last)" not in proc.stderr, f"expected an error message, not a crash: {{proc.stderr[-500:]}}"
     for name, text in case.get("out_files", {{}}).items():
         path = tmp_path / name
         assert path.is_file(), f"{{name}} was not written"
@@ -312,6 +313,7 @@ def check(index, tmp_path):
         (tmp_path / name).write_text(text)
     got = {entry}(str(tmp_path), *args)
     want_result, want_tree = EXPECTED[index]
+    assert tmp_path.is_dir(), "the root directory itself is gone"
     assert type(got) is type(want_result) and got == want_result, f"returned {{got!r}}, expected {{want_result!r}}"
     assert snapshot(tmp_path) == want_tree, f"directory is now {{sorted(snapshot(tmp_path))}}, expected {{sorted(want_tree)}}"
 '''

@@ -153,7 +153,8 @@ def _statements_removed(source: str):
 
 
 def _parameter_uses_removed(source: str):
-    """Each read of a parameter replaced by its default, or by `type(p)()` where it has none."""
+    """Each read of a parameter replaced by its default, or by `type(p)()` where it has none (but
+    not in `isinstance(p, ...)`, `type(p)` or `p is None`, where `type(p)()` answers as p does)."""
     tree = ast.parse(source)
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -163,8 +164,14 @@ def _parameter_uses_removed(source: str):
         defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
         defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
         params = {a.arg for a in (*positional, *args.kwonlyargs) if a.arg not in ("self", "cls")}
+        typed = {id(c.args[0]) for c in _own_nodes(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                 and c.func.id in ("isinstance", "type") and c.args}  # type(p)() has p's type: the same there
+        typed |= {id(c.left) for c in _own_nodes(fn) if isinstance(c, ast.Compare) and len(c.ops) == 1  # p is None
+                  and isinstance(c.ops[0], (ast.Is, ast.IsNot)) and isinstance(c.comparators[0], ast.Constant)
+                  and c.comparators[0].value is None}
         for node in _own_nodes(fn):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in params:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in params and (
+                    id(node) not in typed or node.id in defaults):
                 default = defaults.get(node.id)
                 text = f"({ast.unparse(default)})" if default is not None else f"type({node.id})()"
                 mutated = _replace(source, node, text)

@@ -20,6 +20,7 @@ def interval_merge(rng):
             iv.append([a, a + rng.randint(0, 8)])
         cases.append((iv,))
     cases += [([[5, 6], [1, 3], [3, 4]],), ([],)]
+    cases += [([[1, 2], [5, 6], [6, 9], [8, 12]],), ([[1, 10], [2, 3]],), ([[1, 2], [5, 9], [6, 7]],)]  # merges after the first; one inside another
     ref = '''
 def merge_intervals(intervals):
     out = []
@@ -160,6 +161,7 @@ def lru_evictions(rng):
         keys = pick(rng, WORDS, 5)
         cases.append((rng.randint(2, 3), [rng.choice(keys) for _ in range(rng.randint(6, 14))]))
     cases.append((2, ["a", "b", "a", "c", "b"]))
+    equivalent = {"-> `cache[key] = False`": "the cache's values are never read: only its keys and their order"}
     ref = '''
 from collections import OrderedDict
 
@@ -190,7 +192,9 @@ def evictions(capacity, accesses):
     prompt = ("Write `evictions(capacity, accesses)` simulating a least-recently-used cache of `capacity` keys over the "
               "access sequence (an access to a cached key makes it most recent; a miss on a full cache evicts the least "
               "recently used key). Return the evicted keys in order.")
-    return function_spec(prompt, "evictions", ref, wrong, cases)
+    spec = function_spec(prompt, "evictions", ref, wrong, cases)
+    spec.equivalent.update(equivalent)
+    return spec
 
 
 @family("algo", "bracket-check")

@@ -144,6 +144,7 @@ def log_session_time(rng):
             events.append((t, u, "logout"))
         cases.append((events,))
     cases.append(([(1, users[0], "login"), (5, users[0], "logout"), (10, users[0], "login"), (30, users[0], "logout"), (40, users[1], "login")],))
+    cases.append(([(3, users[2], "logout"), (4, users[1], "login"), (9, users[1], "logout")],))  # a logout with no session
     ref = '''
 def session_seconds(events):
     open_at, total = {}, {}
@@ -248,6 +249,8 @@ def latency_percentile(rng):
     cases.append((["took 10ms", "took 20ms", "took 30ms", "took 40ms"],))
     cases.append((["nothing"],))
     cases.append(([f"took {v}ms" for v in rng.sample(range(1, 5000), 100)],))  # rank p exactly: no rounding
+    cases.append(([f"took {v}ms" for v in rng.sample(range(1, 5000), 300)],))  # the rank 3p: p/100, not a near fraction
+    cases.append((["took 7ms"],))  # one value: rank 1
     ref = f'''
 import math
 import re
@@ -258,6 +261,7 @@ def latency_p(lines):
         return None
     return values[max(1, math.ceil({p} / 100 * len(values))) - 1]
 '''
+    equivalent = {"-> `return values[max( 0, math.ceil(": "the rank is at least 1 for any non-empty list: max(0, ..) = max(1, ..)"}
     wrong = [f'''
 import re
 
@@ -270,4 +274,6 @@ def latency_p(lines):
     prompt = (f"Lines may contain `took <N>ms`. Write `latency_p(lines)` returning the {p}th percentile of those "
               f"latencies by the nearest-rank method (the value at rank ceil({p}/100 * count), ranks from 1, at least 1), "
               "or None if no line has a latency.")
-    return function_spec(prompt, "latency_p", ref, wrong, cases)
+    spec = function_spec(prompt, "latency_p", ref, wrong, cases)
+    spec.equivalent.update(equivalent)
+    return spec
