@@ -44,7 +44,7 @@ def report(spec: Spec, language: str, solution_path: str, ctx) -> dict[str, Any]
 
 def score(made, runs: dict[str, dict], equivalent: dict[str, str]) -> dict[str, Any]:
     declared = {pattern: re.compile(".*?".join(map(re.escape, pattern.split(" ... ")))) for pattern in equivalent}
-    killed, survivors, equal, not_run, timeouts = 0, [], {}, [], 0
+    killed, survivors, equal, not_run, timeouts = 0, [], [], [], 0
     used, killed_by = set(), {}  # declarations that match a survivor; and a killed mutant they match
     for m in made:
         run = runs.get(m.name) or {"killed": None, "not_run": True}
@@ -57,7 +57,7 @@ def score(made, runs: dict[str, dict], equivalent: dict[str, str]) -> dict[str, 
             if pattern is not None:
                 killed_by.setdefault(pattern, f"{m.what}, killed by {run['killed']}")
         elif pattern is not None:
-            equal[m.what] = equivalent[pattern]
+            equal.append(f"{m.what}: {equivalent[pattern]}")
             used.add(pattern)
         else:
             survivors.append(m.what)

@@ -143,6 +143,8 @@ def _statements_removed(source: str):
                 for stmt in body:
                     if not isinstance(stmt, ast.stmt) or _is_docstring(stmt) or isinstance(stmt, ast.Pass):
                         continue
+                    if body is fn.body and stmt is body[-1] and _returns_none(stmt):
+                        continue  # a function's last `return None` removed: it returns None all the same
                     first, last = lines[stmt.lineno - 1], lines[stmt.end_lineno - 1]
                     if first[:stmt.col_offset].strip() or last[stmt.end_col_offset:].strip().lstrip(";").strip():
                         continue  # shares its line with another statement
@@ -150,6 +152,11 @@ def _statements_removed(source: str):
                     mutated = "\n".join(lines[:stmt.lineno - 1] + [indent + "pass"] + lines[stmt.end_lineno:]) + "\n"
                     if _parses(mutated):
                         yield "StatementRemoved", stmt.lineno, mutated
+
+
+def _returns_none(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)
+                                             and stmt.value.value is None)
 
 
 def _parameter_uses_removed(source: str):
