@@ -130,7 +130,7 @@ def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cas
 
 
 _CALLS_TESTS = '''\
-import copy, math, types
+import copy, math
 import pytest
 from solution import {names}
 
@@ -140,34 +140,25 @@ EXPECTED = {expected!r}
 TOL = {tol!r}
 
 
-{same}{objects}def check(index):
+{same}def check(index):
     name, args = CALLS[index]
-    got = FUNCTIONS[name](*objects(copy.deepcopy(args)))
+    got = FUNCTIONS[name](*copy.deepcopy(args))
     assert same(got, EXPECTED[index]), f"{{name}}{{tuple(args)!r}} returned {{got!r}}, expected {{EXPECTED[index]!r}}"
 '''
-
-
-def objects(args):
-    """Call arguments as the hidden tests pass them: a dict {"__object__": {attr: value}} becomes an
-    object with those attributes (the tests' data is literals; some functions take objects)."""
-    import types
-
-    return [types.SimpleNamespace(**a["__object__"]) if type(a) is dict and list(a) == ["__object__"] else a for a in args]
 
 
 def calls_spec(prompt: str, reference: str, wrong: list[str | Variant], calls: list[tuple[str, tuple]],
                oracle: str | None = None, tol: float = 1e-6) -> Spec:
     """A Python-module family whose hidden tests call several of its functions: each call is
-    (function name, args), one test per call; an argument {"__object__": {...}} is passed as an object
-    with those attributes. Expected values come from running `oracle` (default: the reference),
-    trusted code of ours, at generation time."""
+    (function name, args), one test per call. Expected values come from running `oracle` (default:
+    the reference), trusted code of ours, at generation time."""
     namespace: dict[str, Any] = {"__name__": "reference"}
     exec(_compiled(oracle or reference), namespace)  # noqa: S102 - our own reference code, never model output
-    expected = [namespace[name](*objects(copy.deepcopy(list(args)))) for name, args in calls]
+    expected = [namespace[name](*copy.deepcopy(list(args))) for name, args in calls]
     names = sorted({name for name, _ in calls})
     tests = _CALLS_TESTS.format(names=", ".join(names), functions=", ".join(f"{n!r}: {n}" for n in names),
                                 calls=[[name, list(args)] for name, args in calls], expected=expected, tol=tol,
-                                same=_SAME, objects=inspect.getsource(objects).replace("    import types\n\n", "") + "\n\n")
+                                same=_SAME)
     tests += one_test_per_case(len(calls))
     return Spec(prompt.strip() + "\n\nReply with the complete module in one ```python block.", reference, tests, wrong)
 

@@ -5,6 +5,7 @@ Every version is our code (the reference, mechanically changed), not a model's, 
 judge to protect here, only time to bound: a child that outlives its share is killed with its
 process group and counts as killed (a hung or very slow mutant fails the real verifier too). A
 child stops at its first failing test, so a killed mutant costs one test; a survivor runs them all.
+The tests run latest-killer first (move to front), so most mutants die on the first test they run.
 The test functions are called directly (the hidden tests are plain functions, some taking
 `tmp_path`), which is what makes a few hundred versions fit in one call.
 """
@@ -46,7 +47,7 @@ def _call_tests(tests: str, test_ids: list[str] | None) -> dict:
             fn(**kwargs)
         except BaseException as exc:  # noqa: BLE001 - any way a test can fail (pytest.fail is a BaseException)
             return {"killed": name, "why": f"{type(exc).__name__}: {str(exc)[:200]}"}
-    return {"killed": None, "passed": len(names)}
+    return {"killed": None, "passed": len(names), "names": names}
 
 
 def _child(where: str, tests: str, test_ids, solution_path: str, files: dict, source: str, write_fd: int) -> None:
@@ -122,11 +123,14 @@ def run(tests: str, test_ids: list[str] | None, solution_path: str, files: dict[
     if ref.get("killed") is not None:
         return {"reference": ref, "runs": {}}
     per = max(0.5, 20 * took)  # a survivor runs about as long as the reference; a hung mutant is cut short
+    order = list(ref.get("names") or test_ids or [])
     runs: dict[str, dict] = {}
     for n, (name, source) in enumerate(mutants, 1):
         if time.monotonic() - start > budget_s:
             runs[name] = {"killed": None, "not_run": True, "why": "the call's time budget ran out"}
             continue
-        runs[name] = _one(root, n, tests, test_ids, solution_path, files, source, per)
+        runs[name] = _one(root, n, tests, order or test_ids, solution_path, files, source, per)
+        if runs[name].get("killed") in order:  # this test tells mutants apart: try it first next time
+            order.insert(0, order.pop(order.index(runs[name]["killed"])))
     shutil.rmtree(root, ignore_errors=True)
     return {"reference": ref, "runs": runs, "per_mutant_s": per, "reference_s": took}

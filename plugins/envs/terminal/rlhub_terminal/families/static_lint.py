@@ -112,10 +112,16 @@ def ruff_bugbear(rng):
     calls = [(n["total"], ([rng.randint(-9, 9) for _ in range(4)],)), (n["total"], ([1, 2], [rng.randint(1, 9)])),
              (n["parse"], ([str(rng.randint(-99, 99)), "x" + rng.choice(WORDS), " 7 ", "3.5"],)),
              (n["pairs"], (keys, list(range(len(keys) - 1)))), (n["pairs"], (keys[:2], [True, False])),
-             (n["total"], ([],)), (n["get"], ({"__object__": {n["attr"]: rng.choice(WORDS)}},))]
+             (n["total"], ([],))]
     prompt = lint_prompt(f"sums, parses and pairs values (`{n['parse']}` maps strings that are not integers to {n['bad']!r}; "
                          f"`{n['pairs']}` stops at the shorter list)", BUGBEAR, module)
-    return calls_spec(prompt, module.reference, module.wrong("  # noqa", "finding"), calls)
+    spec = calls_spec(prompt, module.reference, module.wrong("  # noqa", "finding"), calls)
+    # not equivalent: untestable here. unit_tests passes the solution plain values only (its process
+    # boundary), and no plain value has the attribute; the analyser still grades the getattr fix
+    untested = f"no plain value has .{n['attr']}, and unit_tests passes the solution plain values only: {n['get']} is not called"
+    spec.equivalent.update({f"StatementRemoved: `return obj.{n['attr']}` -> `pass`": untested,
+                            f"-> `return type(obj)().{n['attr']}`": untested})
+    return spec
 
 
 MODERNIZE = ["UP"]
