@@ -55,7 +55,7 @@ class TerminalFamily(TaskFamily[Spec]):
             from .hiding import hidden_variants
 
             analyser = next(c["verifier"] for c in rubric["components"] if c["verifier"] != "unit_tests")
-            wrong += hidden_variants(unchanged.response, analyser, unchanged.size)
+            wrong += hidden_variants(unchanged.response, spec.reference, analyser, unchanged.size)
         return [Variant(w.kind, fenced(w.response, lang), w.size, w.note, w.max_reward) if isinstance(w, Variant)
                 else Variant(f"wrong[{i}]", fenced(w, lang)) for i, w in enumerate(wrong)]
 

@@ -7,7 +7,7 @@ an analyser can be blinded:
     getattr on a module       `getattr(subprocess, "run")` for `subprocess.run` (every Python analyser)
     keywords as a dict        `f(x, **{"shell": True})` for `f(x, shell=True)`
     built builtin names       `getattr(builtins, "ev" + "al")(...)` for `eval(...)`
-    strings joined            `"".join([...])` for an f-string (bandit: SQL it cannot read)
+    strings joined            `"".join([...])` for an f-string of SQL (bandit's B608 reads formatting only)
     not TYPE_CHECKING         the whole module under `if not TYPE_CHECKING:` (mypy skips it)
     unfollowed Any            every annotation a name from an import mypy does not follow
     eval / source of base64   the whole script decoded and run by the shell (shellcheck)
@@ -31,8 +31,9 @@ from .analysis import TESTS_WEIGHT
 BUILTINS = {"eval", "exec", "compile", "open", "input", "__import__"}
 
 
-def hidden_variants(flawed: str, analyser: str, findings: int) -> list[Variant]:
-    """The flawed module hidden from `analyser` in each way that applies to it."""
+def hidden_variants(flawed: str, reference: str, analyser: str, findings: int) -> list[Variant]:
+    """The flawed module hidden from `analyser` in each way that applies to it; and the reference
+    itself run where the analyser cannot see it (what it cannot see, it cannot vouch for)."""
     language = "bash" if analyser == "shellcheck" else "python"
     makers = SHELL if language == "bash" else PYTHON + (MYPY if analyser == "mypy" else []) + (BANDIT if analyser == "bandit" else [])
     out = []
@@ -41,6 +42,10 @@ def hidden_variants(flawed: str, analyser: str, findings: int) -> list[Variant]:
         if code is not None and code.strip() != flawed.strip():
             out.append(Variant(f"hidden: {how}", code, findings, f"the module as handed out, its findings hidden from "
                                f"{analyser} ({how}) instead of fixed", max_reward=TESTS_WEIGHT))
+    for how, make in makers:
+        if how in WHOLE:
+            out.append(Variant(f"unseen: {how}", make(reference), 0, f"the reference itself, run where {analyser} "
+                               f"cannot see it ({how})", max_reward=TESTS_WEIGHT))
     return out
 
 
@@ -88,9 +93,17 @@ class _BuiltBuiltins(_Rewrite):
         return node
 
 
+SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WHERE ")
+
+
 class _JoinedStrings(_Rewrite):
+    """An f-string of SQL joined from its parts instead (what bandit's B608 does not read)."""
+
     def visit_JoinedStr(self, node: ast.JoinedStr):
         self.generic_visit(node)
+        text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)).upper()
+        if not any(w in text for w in SQL_WORDS):
+            return node
         self.changed = True
         parts = [v if isinstance(v, ast.Constant) else ast.Call(ast.Name("format", ast.Load()), [v.value] + (
                  [v.format_spec] if v.format_spec is not None else []), []) for v in node.values]
@@ -159,5 +172,6 @@ PYTHON = [("exec of base64", exec_base64),
           ("built builtin names", lambda c: _rewritten(c, _BuiltBuiltins, head="import builtins\n"))]
 MYPY = [("not TYPE_CHECKING", not_type_checking), ("unfollowed Any", unfollowed_any)]
 BANDIT = [("strings joined", lambda c: _rewritten(c, _JoinedStrings))]
+WHOLE = {"exec of base64", "not TYPE_CHECKING", "eval of base64", "source of base64"}  # hide a whole module
 SHELL = [("eval of base64", lambda c: f'#!/bin/bash\neval "$(echo {_b64(c)} | base64 -d)"\n'),
          ("source of base64", lambda c: f"#!/bin/bash\nsource <(echo {_b64(c)} | base64 -d)\n")]
