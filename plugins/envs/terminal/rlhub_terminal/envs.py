@@ -56,6 +56,8 @@ class TerminalFamily(TaskFamily[Spec]):
 
             analyser = next(c["verifier"] for c in rubric["components"] if c["verifier"] != "unit_tests")
             wrong += hidden_variants(unchanged.response, spec.reference, analyser, unchanged.size)
+        wrong += [Variant("clause undone", code, 1, f"the reference, except that it does not do what the prompt "
+                          f"states: {clause!r}") for clause, code in spec.clauses.items()]
         return [Variant(w.kind, fenced(w.response, lang), w.size, w.note, w.max_reward) if isinstance(w, Variant)
                 else Variant(f"wrong[{i}]", fenced(w, lang)) for i, w in enumerate(wrong)]
 

@@ -41,6 +41,9 @@ class Spec:
     # mutants of the reference that no input the task allows can tell from it (rlhub_terminal.adequacy):
     # {text found in the mutant's `what` ("A ... B": A, later B): why it is equivalent}
     equivalent: dict[str, str] = field(default_factory=dict)
+    # behaviour the prompt states, each tied to the hidden tests by code that breaks only it:
+    # {clause, verbatim from the prompt: the reference with that clause undone} (a wrong answer each)
+    clauses: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -140,3 +140,24 @@ def test_ignoring_the_callers_out_no_longer_earns_full_reward(catalog, seed):
     v = catalog.verify(label, ignores_out, task=task)
     assert not v.passed and v.reward < 1.0, (v.reward, v.details)
     assert catalog.verify(label, task.reference, task=task).reward == 1.0
+
+
+CLAUSE_FAMILIES = ["bugfix-mutable-default", "log-session-time", "sh-lowercase-names", "cli-word-count"]
+
+
+@pytest.mark.parametrize("name", CLAUSE_FAMILIES)
+def test_each_stated_clause_is_in_the_prompt_and_undoing_it_fails_a_hidden_test(catalog, name):
+    from hub import Label
+    from rlhub_terminal.families import FAMILIES
+    from rlhub_terminal.family import fenced
+    from hub.core.env import rng_for
+
+    label = Label(env=f"terminal/{name}-v1", seed=0)
+    task = catalog.task(label)
+    spec = FAMILIES[name].build(rng_for(label.env, 0))
+    assert spec.clauses, name
+    for clause, code in spec.clauses.items():
+        assert clause in task.prompt_text(), clause  # verbatim: the clause is what the model reads
+        assert code.strip() != spec.reference.strip(), clause  # the derivation changed something
+        v = catalog.verify(label, fenced(code, FAMILIES[name].language), task=task)
+        assert not v.passed and v.reward < 1.0, (clause, v.details)  # some hidden test checks the clause

@@ -98,8 +98,10 @@ def tagged(words, out=None):
         out.append({tag!r} + w)
     return out
 '''
-    return bugfix(rng, "tagged", f"return a new list with {tag!r} prefixed to each word (appending to `out` when given)",
-                  buggy, fixed, cases, "the second call returns words from the first call too.", [ignores_out])
+    spec = bugfix(rng, "tagged", f"return a new list with {tag!r} prefixed to each word (appending to `out` when given)",
+                  buggy, fixed, cases, "the second call returns words from the first call too.")
+    spec.clauses["(appending to `out` when given)"] = ignores_out
+    return spec
 
 
 @family("bugfix", "bugfix-pagination")

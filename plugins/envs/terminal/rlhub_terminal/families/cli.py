@@ -143,6 +143,8 @@ for path in sys.argv[1:]:
                         "arguments, read stdin and print 'LINES WORDS CHARS'. A file that cannot be read: message on stderr, "
                         "continue with the others, exit status 1 at the end (else 0).", "python", ref, wrong, cases)
     spec.equivalent.update(EXIT_NONE)
+    spec.clauses["continue with the others"] = ref.replace("            status = 1\n            continue\n",
+                                                           "            return 1\n")
     return spec
 
 

@@ -168,7 +168,12 @@ def session_seconds(events):
     prompt = ("Write `session_seconds(events)` where events are (time_seconds, user, kind) tuples with kind 'login' or "
               "'logout' (not necessarily sorted). Return a dict user -> total seconds logged in over all completed "
               "sessions; a login without a later logout is ignored and users with no completed session are absent.")
-    return function_spec(prompt, "session_seconds", ref, wrong, cases)
+    spec = function_spec(prompt, "session_seconds", ref, wrong, cases)
+    # undone: an open login is counted up to the last event (a session never closed counts)
+    spec.clauses["a login without a later logout is ignored"] = ref.replace("    return total\n", (
+        "    end = max((t for t, _, _ in events), default=0)\n    for user, t in open_at.items():\n"
+        "        total[user] = total.get(user, 0) + end - t\n    return total\n"))
+    return spec
 
 
 @family("logs", "log-level-filter")
