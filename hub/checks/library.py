@@ -271,6 +271,39 @@ def check_no_leak(cat, renv, index: int) -> None:
             raise CheckFailed(f"{label.to_json()}: the prompt contains hidden data {secret[:80]!r}")
 
 
+MUTATION_SCORE_MIN = 0.95
+
+
+def check_tests_adequate(cat, renv, index: int) -> None:
+    """The hidden tests tell the reference from its near-misses: of the mutants of the reference
+    that the environment makes and runs (`env.mutation_report(task, ctx)`, one sandbox call), at
+    least MUTATION_SCORE_MIN fail the tests once the ones it declares equivalent are set aside, and
+    no declared equivalent is in fact killed. One seed: the first task only."""
+    probe = getattr(renv.env, "mutation_report", None)
+    if probe is None:
+        raise CheckSkipped(f"{renv.id} does not mutate its reference (no mutation_report)")
+    if index != 0:
+        raise CheckSkipped("test adequacy is checked on the first task only")
+    from ..core.verifier import VerifyContext
+
+    label = renv.label(0)
+    report = probe(cat.task(label), VerifyContext(profile=renv.profile))
+    if report is None:
+        raise CheckSkipped(f"{renv.id}: this task's reference cannot be mutated")
+    where = f"{label.to_json()}: mutation score"
+    if report.get("error"):
+        raise CheckFailed(f"{where} not measured: {report['error']}")
+    problems = []
+    if report.get("misdeclared"):
+        problems.append("declared equivalent but killed: " + "; ".join(report["misdeclared"][:5]))
+    if report["score"] < MUTATION_SCORE_MIN:
+        survivors = report.get("survivors", []) + [f"{m} (not run)" for m in report.get("not_run", [])]
+        problems.append(f"{report['score']:.3f} < {MUTATION_SCORE_MIN} ({report['killed']} of {report['considered']} "
+                        f"killed); the hidden tests miss: " + "; ".join(survivors[:12]))
+    if problems:
+        raise CheckFailed(f"{where}: " + " | ".join(problems))
+
+
 CHECKS: dict[str, Callable[..., None]] = {
     "reference_full_reward": check_reference,
     "empty_fails": check_empty,
@@ -283,6 +316,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "generation_deterministic": check_generation_deterministic,
     "reference_fresh_process": check_reference_fresh_process,
     "no_leak": check_no_leak,
+    "tests_adequate": check_tests_adequate,
 }
 
 
@@ -306,13 +340,22 @@ def names_cheap_answers(renv) -> bool:
     return type(env).cheap_answers is not Environment.cheap_answers
 
 
-APPLIES: dict[str, Callable[..., bool]] = {"cheap_policies_fail": names_cheap_answers}
+def has_mutation_report(renv) -> bool:
+    return hasattr(renv.env, "mutation_report")
+
+
+# Checks planned only for the environments they apply to (no skip to report elsewhere), and
+# checks that look at the first task only.
+APPLIES: dict[str, Callable[..., bool]] = {"cheap_policies_fail": names_cheap_answers,
+                                           "tests_adequate": has_mutation_report}
+FIRST_TASK_ONLY = {"tests_adequate"}
 
 
 def planned(renv, seeds: int) -> list[tuple[str, int]]:
     """The (check, task index) pairs run for one environment, in order."""
     n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
-    return [(name, index) for name in CHECKS if APPLIES.get(name, lambda _: True)(renv) for index in range(n)]
+    return [(name, index) for name in CHECKS if APPLIES.get(name, lambda _: True)(renv)
+            for index in range(min(n, 1) if name in FIRST_TASK_ONLY else n)]
 
 
 def run_check(cat, renv, check: str, index: int, other_process: Callable[[str], dict]) -> None:

@@ -9,7 +9,11 @@ runs it. Rows, interleaved in rounds so machine noise hits all of them alike:
   shellcheck               alone on a 200-line bash script
   rubric (shared session)  ruff + mypy + bandit composed: one session, the module written once
   rubric (one each)        the same three, each in its own session, run concurrently (no sharing)
-Ratios: each rubric against its slowest part, and the shared session against one session each.
+  <analyser> (before)       the analyser as it was before it counted what it cannot see: no blind
+                           pass (rlhub_static.blind), mypy without --warn-unreachable,
+                           --disallow-any-unimported and unfollowed imports, bandit without runtime SQL
+Ratios: each analyser against its before row, each rubric against its slowest part, and the shared
+session against one session each.
 Then throughput with every core busy (as under a training run's reward service): both rubrics,
 `--threads` verifications at a time.
 """
@@ -66,6 +70,21 @@ def bash_script(lines: int = 200) -> str:
     return "\n".join(out[:lines] + ['echo "$total"']) + "\n"
 
 
+def before(cls, **config):
+    """`cls` as it was before the blind pass: what it cannot see is not counted."""
+
+    class Before(cls):
+        def blind_findings(self, code):
+            return []
+
+        def extra_findings(self, code):
+            return [] if cls is Bandit else super().extra_findings(code)  # bandit's runtime SQL is new
+
+    if cls is Mypy:
+        config.update(warn_unreachable=False, disallow_any_unimported=False, unfollowed_imports=False)
+    return Before(cls.Config(**config))
+
+
 def identity(name: str) -> VerifierIdentity:
     return VerifierIdentity(name, "rlhub-static", "bench", "-")
 
@@ -103,6 +122,10 @@ def main() -> None:
         "mypy": (Mypy(Mypy.Config()), py),
         "bandit": (Bandit(Bandit.Config()), py),
         "shellcheck": (ShellCheck(ShellCheck.Config()), sh),
+        "ruff (before)": (before(Ruff, select=["E", "F", "W", "B", "UP"]), py),
+        "mypy (before)": (before(Mypy), py),
+        "bandit (before)": (before(Bandit), py),
+        "shellcheck (before)": (before(ShellCheck), sh),
         "rubric (shared session)": (rubric([None, None, None]), py),
         "rubric (one each)": (rubric(separate), py),
     }
@@ -117,6 +140,8 @@ def main() -> None:
           f"median seconds per verification in the sandbox")
     for name, m in med.items():
         print(f"  {name:26s} {m * 1000:8.1f} ms")
+    for name in ("ruff", "mypy", "bandit", "shellcheck"):
+        print(f"  {name}: {med[name] / med[name + ' (before)']:.2f}x its before row")
     slowest = max(med["ruff"], med["mypy"], med["bandit"])
     total = med["ruff"] + med["mypy"] + med["bandit"]
     for name in ("rubric (shared session)", "rubric (one each)"):

@@ -45,10 +45,22 @@ class TerminalFamily(TaskFamily[Spec]):
         return fenced(spec.reference, self.family.language)
 
     def wrong(self, spec: Spec, kind: str) -> list[Variant]:
-        """The family's wrong code by kind ("finding left in", "behaviour changed"...) and size."""
+        """The family's wrong code by kind ("finding left in", "behaviour changed"...) and size; for a
+        static-analysis family also the module as handed out with its findings hidden from the
+        analyser in each way it can be blinded (rlhub_terminal.hiding)."""
         lang = self.family.language
+        wrong = list(spec.wrong)
+        rubric = self.family.rubric
+        unchanged = next((w for w in wrong if isinstance(w, Variant) and w.kind == "unchanged"), None)
+        if rubric and unchanged is not None:
+            from .hiding import hidden_variants
+
+            analyser = next(c["verifier"] for c in rubric["components"] if c["verifier"] != "unit_tests")
+            wrong += hidden_variants(unchanged.response, spec.reference, analyser, unchanged.size)
+        wrong += [Variant("clause undone", code, 1, f"the reference, except that it does not do what the prompt "
+                          f"states: {clause!r}") for clause, code in spec.clauses.items()]
         return [Variant(w.kind, fenced(w.response, lang), w.size, w.note, w.max_reward) if isinstance(w, Variant)
-                else Variant(f"wrong[{i}]", fenced(w, lang)) for i, w in enumerate(spec.wrong)]
+                else Variant(f"wrong[{i}]", fenced(w, lang)) for i, w in enumerate(wrong)]
 
     def secrets(self, spec: Spec, kind: str, task) -> list[str]:
         return [spec.tests, task.reference.strip(), *spec.secrets]
@@ -63,6 +75,13 @@ class TerminalEnvironment(FamilyEnvironment):
     @property
     def max_turns(self) -> int:  # type: ignore[override]
         return SESSION_TURNS if self.kind == "session" else 1
+
+    def mutation_report(self, task, ctx) -> dict:
+        """How many mutants of the reference the task's hidden tests kill (rlhub_terminal.adequacy)."""
+        from .adequacy import report
+
+        fam = self.family.family
+        return report(self._params_of(task), fam.language, fam.solution_path, ctx)
 
     def episode(self, task, verifier, ctx):
         if self.kind != "session":

@@ -38,6 +38,12 @@ class Spec:
     files: dict[str, str] = field(default_factory=dict)  # starter files the user shows / the session gets
     secrets: list[str] = field(default_factory=list)  # extra strings the prompt must never contain
     test_ids: list[str] | None = None  # the tests' names, where the hidden module defines them as it runs
+    # mutants of the reference that no input the task allows can tell from it (rlhub_terminal.adequacy):
+    # {text found in the mutant's `what` ("A ... B": A, later B): why it is equivalent}
+    equivalent: dict[str, str] = field(default_factory=dict)
+    # behaviour the prompt states, each tied to the hidden tests by code that breaks only it:
+    # {clause, verbatim from the prompt: the reference with that clause undone} (a wrong answer each)
+    clauses: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -198,6 +204,7 @@ def check(index, tmp_path):
         assert lines(proc.stdout) == lines(case["stdout"]), f"stdout was {{proc.stdout[-800:]!r}}; stderr: {{proc.stderr[-300:]}}"
     if case.get("stderr_nonempty"):
         assert proc.stderr.strip(), "expected an error message on stderr"
+        assert "Traceback (most recent call last)" not in proc.stderr, f"expected an error message, not a crash: {{proc.stderr[-500:]}}"
     for name, text in case.get("out_files", {{}}).items():
         path = tmp_path / name
         assert path.is_file(), f"{{name}} was not written"
@@ -309,6 +316,7 @@ def check(index, tmp_path):
         (tmp_path / name).write_text(text)
     got = {entry}(str(tmp_path), *args)
     want_result, want_tree = EXPECTED[index]
+    assert tmp_path.is_dir(), "the root directory itself is gone"
     assert type(got) is type(want_result) and got == want_result, f"returned {{got!r}}, expected {{want_result!r}}"
     assert snapshot(tmp_path) == want_tree, f"directory is now {{sorted(snapshot(tmp_path))}}, expected {{sorted(want_tree)}}"
 '''

@@ -92,3 +92,23 @@ def test_a_form_with_the_reference_key_earns_the_reference_verdict(catalog, name
     ref, other = catalog.verify(label, task.reference, task=task), catalog.verify(label, thinking, task=task)
     assert ref.passed and ref.reward == 1.0
     assert (other.reward, other.passed, other.components) == (ref.reward, ref.passed, ref.components)
+
+
+@pytest.mark.parametrize("name", ONE_PER_TOOL)
+def test_hiding_the_findings_earns_no_more_than_leaving_them_in_plain_sight(catalog, name):
+    """The module as handed out, hidden from the analyser each way it can be blinded (hiding.py),
+    earns at most the tests' weight, and never more than the same module unhidden; the reference
+    run where the analyser cannot see it earns the tests' weight, not 1."""
+    label = {"env": f"terminal/{name}-v1", "seed": 5}
+    task = catalog.task(label)
+    variants = catalog.get(label["env"]).env.wrong_answers(task)
+    plain = catalog.verify(label, next(v for v in variants if v.kind == "unchanged").response, task=task).reward
+    hidden = [v for v in variants if v.kind.startswith(("hidden:", "unseen:"))]
+    assert any(v.kind.startswith("hidden:") for v in hidden) and any(v.kind.startswith("unseen:") for v in hidden)
+    for v in hidden:
+        got = catalog.verify(label, v.response, task=task)
+        assert got.error is None and got.reward <= TESTS_WEIGHT + 1e-9, (v.kind, got.reward, got.details)
+        if v.kind.startswith("hidden:"):
+            assert got.reward <= plain + 1e-9, (v.kind, got.reward, plain)
+        else:  # the reference's behaviour, unseen: the tests' share only
+            assert got.reward == pytest.approx(TESTS_WEIGHT), (v.kind, got.details)

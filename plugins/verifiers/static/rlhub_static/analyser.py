@@ -27,6 +27,7 @@ from hub import Verdict, VerifierConfig, VerifierError
 from hub.core.response import CodeMode, python_parses, read
 from hub.core.workdir import WorkDir, WorkDirVerifier
 
+from .blind import python_blind, shell_blind
 from .directives import neutralise_python, neutralise_shell
 from .findings import Finding, findings_verdict
 
@@ -90,6 +91,15 @@ class Analyser(WorkDirVerifier):
         """Findings the tool cannot see (an escape hatch it honours): none by default."""
         return []
 
+    def blind_findings(self, code: str) -> list[Finding]:
+        """What the tool cannot see (rlhub_static.blind), each weighing the whole budget: the
+        component earns nothing where the analyser was blinded."""
+        if self.language == "python":
+            return python_blind(code, self.config.budget, type_checker=self.type_checker)
+        return shell_blind(code, self.config.budget)
+
+    type_checker: ClassVar[bool] = False  # skips statically decided branches (mypy)
+
     # -- shared ---------------------------------------------------------------------------------
     def files(self, task, response: str) -> dict[str, str] | Verdict:
         if len(response) > self.config.max_response_chars:
@@ -123,7 +133,8 @@ class Analyser(WorkDirVerifier):
         except (ValueError, KeyError, TypeError) as exc:
             raise VerifierError(f"{self.name} printed something that is not its report ({exc}): "
                                 f"{result.stdout[:300]!r} {result.stderr[-300:]!r}") from None
-        findings += self.extra_findings(workdir.files[self.filename])
+        code = workdir.files[self.filename]
+        findings += self.blind_findings(code) + self.extra_findings(code)
         return findings_verdict(findings, self.config.budget, tool)
 
     def program(self, name: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Literal
 
@@ -31,6 +32,46 @@ class BanditConfig(AnalyserConfig):
         return v
 
 
+SQL_CALLS = {"execute", "executemany", "executescript"}
+
+
+def _literal(node: ast.expr | None) -> bool:
+    """A string known before the code runs: a constant, or constants added together."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _literal(node.left) and _literal(node.right)
+
+
+def runtime_sql(code: str, weight: float) -> list[Finding]:
+    """SQL handed to execute() that is built as the code runs (joined, formatted, concatenated with a
+    variable): bandit's B608 recognises string formatting it can read, not every way to build text;
+    the query must be a literal, its values query parameters."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return []
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            assigned.setdefault(node.target.id, []).append(node.value if isinstance(node, ast.AnnAssign) else node)
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SQL_CALLS and node.args):
+            continue
+        sql = node.args[0]
+        known = _literal(sql) or isinstance(sql, ast.Name) and sql.id in assigned and all(_literal(v) for v in assigned[sql.id])
+        if not known:
+            found.append(Finding("rlhub-blind-runtime-sql", node.lineno, node.col_offset + 1,
+                                 f"SQL given to {node.func.attr}() is built as the code runs: the analyser cannot see "
+                                 "what it holds (keep the query a literal and pass values as parameters)",
+                                 severity="high", weight=weight))
+    return found
+
+
 class Bandit(Analyser):
     name = "bandit"
     tool = "bandit"
@@ -43,6 +84,9 @@ class Bandit(Analyser):
         if c.skip:
             argv += ["-s", ",".join(c.skip)]
         return argv + [self.filename]
+
+    def extra_findings(self, code: str) -> list[Finding]:
+        return runtime_sql(code, self.config.budget)
 
     def parse(self, stdout: str) -> list[Finding]:
         report = json.loads(stdout)

@@ -10,6 +10,7 @@ With RLHUB_CACHE=off (the checks' fresh process) each run starts cold, as before
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 import subprocess
@@ -35,6 +36,11 @@ class MypyConfig(AnalyserConfig):
     disallow_any_explicit: bool = Field(False, description="an explicit `Any` annotation is a finding too")
     disable_error_codes: list[str] = Field(default_factory=list, description="mypy error codes not counted")
     python_version: str = Field("3.10", pattern=r"^3\.\d{1,2}$")
+    warn_unreachable: bool = Field(True, description="mypy --warn-unreachable: code mypy proves unreachable is a finding")
+    disallow_any_unimported: bool = Field(True, description="mypy --disallow-any-unimported: a type that is Any because "
+                                                            "its import is not followed is a finding")
+    unfollowed_imports: bool = Field(True, description="an import of anything but the standard library is a finding "
+                                                       "(mypy follows none: all of it would be Any)")
 
 
 class Mypy(Analyser):
@@ -44,6 +50,7 @@ class Mypy(Analyser):
     name = "mypy"
     tool = "mypy"
     Config = MypyConfig
+    type_checker = True
 
     def options(self) -> list[str]:
         """What is checked and how it is reported (the cache's options must be these)."""
@@ -54,6 +61,10 @@ class Mypy(Analyser):
             argv.append("--strict")
         if c.disallow_any_explicit:
             argv.append("--disallow-any-explicit")
+        if c.warn_unreachable:
+            argv.append("--warn-unreachable")
+        if c.disallow_any_unimported:
+            argv.append("--disallow-any-unimported")
         return argv + [f"--disable-error-code={code}" for code in c.disable_error_codes]
 
     def argv(self) -> list[str]:
@@ -69,7 +80,7 @@ class Mypy(Analyser):
                 for d in json_lines(stdout) if d.get("severity") == "error"]
 
     def extra_findings(self, code: str) -> list[Finding]:
-        found = []
+        found = unfollowed_imports(code, self.config.budget) if self.config.unfollowed_imports else []
         try:
             for tok in tokenize.generate_tokens(io.StringIO(code).readline):
                 if tok.type == tokenize.NAME and tok.string in ("no_type_check", "no_type_check_decorator"):
@@ -78,6 +89,26 @@ class Mypy(Analyser):
         except (tokenize.TokenError, SyntaxError):
             pass
         return found
+
+
+def unfollowed_imports(code: str, weight: float) -> list[Finding]:
+    """Imports of modules outside the standard library: mypy runs with --no-site-packages and
+    --ignore-missing-imports, so everything taken from them is Any (annotations included)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else [])
+        for name in names:
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top != "__future__":
+                found.append(Finding("rlhub-blind-unfollowed-import", node.lineno, node.col_offset + 1,
+                                     f"`{name}` is not followed: all it gives is Any, which the analyser cannot check",
+                                     severity="error", weight=weight))
+    return found
 
 
 def _warm_cache_on() -> bool:

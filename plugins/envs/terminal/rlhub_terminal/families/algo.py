@@ -20,6 +20,7 @@ def interval_merge(rng):
             iv.append([a, a + rng.randint(0, 8)])
         cases.append((iv,))
     cases += [([[5, 6], [1, 3], [3, 4]],), ([],)]
+    cases += [([[1, 2], [5, 6], [6, 9], [8, 12]],), ([[1, 10], [2, 3]],), ([[1, 2], [5, 9], [6, 7]],)]  # merges after the first; one inside another
     ref = '''
 def merge_intervals(intervals):
     out = []
@@ -108,6 +109,13 @@ def weighted_shortest_path(rng):
         edges = [[rng.randrange(n), rng.randrange(n), rng.randint(1, 20)] for _ in range(rng.randint(n, 2 * n))]
         cases.append((edges, 0, n - 1))
     cases += [([[0, 1, 10], [0, 2, 1], [2, 3, 1], [3, 1, 1]], 0, 1), ([[0, 1, 1]], 0, 5)]
+    # a source that is not node 0 (the best path passing through 0); an unreachable target beyond a cycle
+    cases += [([[1, 2, 3], [2, 3, 4], [1, 3, 9], [1, 0, 1], [0, 3, 1]], 1, 3), ([[0, 1, 1], [1, 2, 1], [2, 0, 1]], 0, 9)]
+    stale = "a stale heap entry (longer than the best known) relaxes no edge to anything shorter: the same distances"
+    equivalent = {"-> `if d + w <= dist.get(m,": "an equal path pushed again changes no distance",
+                  "-> `if d < dist.get(n,": "a popped entry is never shorter than its node's best: the skip never fires, " + stale,
+                  "StatementRemoved: `if d > dist.get(n,": stale, "StatementRemoved: `continue` -> `pass`": stale,
+                  "-> `dist, heap = {src: 1}, [(0, src)]`": "no edge of weight >= 1 leads back to src under either bound"}
     ref = '''
 import heapq
 
@@ -149,7 +157,9 @@ def shortest(edges, src, dst):
     prompt = ("Write `shortest(edges, src, dst)`: `edges` is a list of [a, b, weight] undirected edges between integer "
               "nodes (positive weights). Return the smallest total weight of a path from src to dst, 0 if src == dst, "
               "-1 if dst cannot be reached.")
-    return function_spec(prompt, "shortest", ref, wrong, cases)
+    spec = function_spec(prompt, "shortest", ref, wrong, cases)
+    spec.equivalent.update(equivalent)
+    return spec
 
 
 @family("algo", "lru-evictions")
@@ -160,6 +170,7 @@ def lru_evictions(rng):
         keys = pick(rng, WORDS, 5)
         cases.append((rng.randint(2, 3), [rng.choice(keys) for _ in range(rng.randint(6, 14))]))
     cases.append((2, ["a", "b", "a", "c", "b"]))
+    equivalent = {"-> `cache[key] = False`": "the cache's values are never read: only its keys and their order"}
     ref = '''
 from collections import OrderedDict
 
@@ -190,7 +201,9 @@ def evictions(capacity, accesses):
     prompt = ("Write `evictions(capacity, accesses)` simulating a least-recently-used cache of `capacity` keys over the "
               "access sequence (an access to a cached key makes it most recent; a miss on a full cache evicts the least "
               "recently used key). Return the evicted keys in order.")
-    return function_spec(prompt, "evictions", ref, wrong, cases)
+    spec = function_spec(prompt, "evictions", ref, wrong, cases)
+    spec.equivalent.update(equivalent)
+    return spec
 
 
 @family("algo", "bracket-check")
@@ -234,7 +247,8 @@ def first_error(s):
 def sliding_max(rng):
     """Maximum of every window of size k."""
     cases = [(_ints(rng, rng.randint(5, 12)), rng.randint(1, 4)) for _ in range(4)]
-    cases += [([3, 1, 2], 3), ([1, 2], 3)]
+    cases += [([3, 1, 2], 3), ([1, 2], 3), ([5, 1, 3, 0], 3)]  # after the maximum leaves, the next largest
+    equivalent = {"-> `while dq and xs[dq[-1]] < x:`": "an equal value kept behind its twin: the same maximum"}
     ref = '''
 from collections import deque
 
@@ -256,7 +270,9 @@ def window_max(xs, k):
 ''']
     prompt = ("Write `window_max(xs, k)` returning the maximum of each contiguous window of length k of the list `xs`, "
               "in order ([] if the list is shorter than k).")
-    return function_spec(prompt, "window_max", ref, wrong, cases)
+    spec = function_spec(prompt, "window_max", ref, wrong, cases)
+    spec.equivalent.update(equivalent)
+    return spec
 
 
 @family("algo", "coin-change")
@@ -425,7 +441,10 @@ def spiral(m):
     return out
 ''']
     prompt = "Write `spiral(m)` returning the elements of a rectangular matrix (list of rows) in clockwise spiral order starting at the top-left."
-    return function_spec(prompt, "spiral", ref, wrong, cases)
+    spec = function_spec(prompt, "spiral", ref, wrong, cases)
+    spec.equivalent["StatementRemoved: `m = [list(r) for r in m]` -> `pass`"] = (
+        "the copy only spares the caller's matrix, which the task does not ask about: the same result")
+    return spec
 
 
 @family("algo", "lis-length")

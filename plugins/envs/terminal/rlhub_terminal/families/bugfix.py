@@ -18,7 +18,7 @@ def bugfix_binary_search(rng):
     for _ in range(4):
         xs = sorted(rng.sample(range(-50, 50), rng.randint(1, 9)))
         cases.append((xs, rng.choice(xs + [999])))
-    cases += [([1, 3, 5], 5), ([2], 2), ([], 1)]
+    cases += [([1, 3, 5], 5), ([2], 2), ([], 1), ([1, 3], 0), ([2, 4, 6], 5), ([1, 2, 3, 4, 5], 2)]
     buggy = '''
 def find(xs, target):
     lo, hi = 0, len(xs) - 1
@@ -45,8 +45,13 @@ def find(xs, target):
             hi = mid - 1
     return -1
 '''
-    return bugfix(rng, "find", "return the index of `target` in the sorted list `xs` of distinct numbers, or -1", buggy, fixed,
-                  cases, "find([1, 3, 5], 5) returns -1.")
+    spec = bugfix(rng, "find", "return the index of `target` in the sorted list `xs` of distinct numbers, or -1", buggy,
+                  fixed, cases, "find([1, 3, 5], 5) returns -1.")
+    spec.equivalent.update({
+        "Lt_LtE: `if xs[mid] < target:`": "xs[mid] == target has returned the line before",
+        "-> `mid = (lo + hi) // 1`":
+            "mid = lo + hi is hi while lo is 0, and lo only moves past hi: a linear scan down, the same answers"})
+    return spec
 
 
 @family("bugfix", "bugfix-median")
@@ -72,6 +77,7 @@ def bugfix_mutable_default(rng):
     """Accumulating mutable default argument."""
     tag = rng.choice(["#", "@", "!"])
     cases = [([rng.choice(WORDS) for _ in range(rng.randint(1, 4))],) for _ in range(4)]
+    cases += [([rng.choice(WORDS)], [rng.choice(NAMES)]), ([], [tag + rng.choice(WORDS)])]  # the caller's `out`
     buggy = f'''
 def tagged(words, out=[]):
     for w in words:
@@ -85,8 +91,17 @@ def tagged(words, out=None):
         out.append({tag!r} + w)
     return out
 '''
-    return bugfix(rng, "tagged", f"return a new list with {tag!r} prefixed to each word (appending to `out` when given)",
+    ignores_out = f'''
+def tagged(words, out=None):
+    out = []
+    for w in words:
+        out.append({tag!r} + w)
+    return out
+'''
+    spec = bugfix(rng, "tagged", f"return a new list with {tag!r} prefixed to each word (appending to `out` when given)",
                   buggy, fixed, cases, "the second call returns words from the first call too.")
+    spec.clauses["(appending to `out` when given)"] = ignores_out
+    return spec
 
 
 @family("bugfix", "bugfix-pagination")
@@ -109,10 +124,15 @@ def page(items, number, size):
         return {"items": [], "pages": pages}
     return {"items": items[(number - 1) * size:number * size], "pages": pages}
 '''
-    cases.append((items[: size + 1], 2, size))
-    return bugfix(rng, "page", "return page `number` (1-based) of `items` with `size` items per page, as {'items': [...], "
+    cases += [(items[: size + 1], 2, size), (items[: 2 * size], 2, size), (items, -1, size)]  # full last page; page -1
+    spec = bugfix(rng, "page", "return page `number` (1-based) of `items` with `size` items per page, as {'items': [...], "
                   "'pages': total page count}; pages out of range give an empty item list", buggy, fixed, cases,
                   "page 1 shows the second page's items, and the last partial page is missing.")
+    spec.equivalent["-> `if number < 1 or type(number)() > pages:`"] = (
+        "past the last page the slice is empty anyway: the `number > pages` test only saves work")
+    spec.equivalent["-> `if number < 0 or number > pages:`"] = (
+        "page 0 slices items[-size:0], which is empty: the same empty page")
+    return spec
 
 
 @family("bugfix", "bugfix-leap-year")
@@ -136,7 +156,7 @@ def days_in_year(year):
 def bugfix_dict_mutation(rng):
     """Deleting from a dict while iterating it."""
     cases = [({w: rng.randint(0, 20) for w in rng.sample(WORDS, rng.randint(2, 6))}, rng.randint(3, 15)) for _ in range(4)]
-    cases.append(({"a": 1, "b": 9}, 5))
+    cases += [({"a": 1, "b": 9}, 5), ({"a": 5, "b": 4, "c": 6}, 5)]  # a count equal to the threshold stays
     buggy = '''
 def drop_small(counts, threshold):
     for key in counts:

@@ -11,6 +11,10 @@ import re
 from ..family import NAMES, WORDS, family, program_spec
 
 
+# `sys.exit(main())` exits 0 when main returns None: a `return 0` removed changes nothing
+EXIT_NONE = {"StatementRemoved: `return 0` -> `pass`": "sys.exit(None) exits with status 0, as sys.exit(0) does"}
+
+
 def _num(x):
     return str(int(x)) if float(x).is_integer() else f"{x:.4f}".rstrip("0")
 
@@ -26,7 +30,12 @@ def cli_calculator(rng):
     cases += [{"args": ["div", "1", "0"], "exit": 1, "stdout": "", "stderr_nonempty": True},
               {"args": ["pow", "2", "3"], "exit": 2, "stdout": ""},
               {"args": ["add", "x", "1"], "exit": 2, "stdout": ""},
-              {"args": ["div", "7", "2"], "stdout": "3.5\n", "exit": 0}]
+              {"args": ["div", "7", "2"], "stdout": "3.5\n", "exit": 0},
+              # a zero or a one that is no divisor, and each operation once
+              {"args": ["add", "5", "0"], "stdout": "5\n", "exit": 0}, {"args": ["mul", "3", "0"], "stdout": "0\n", "exit": 0},
+              {"args": ["div", "6", "1"], "stdout": "6\n", "exit": 0}, {"args": ["div", "6", "-1"], "stdout": "-6\n", "exit": 0},
+              {"args": ["add", "4", "3"], "stdout": "7\n", "exit": 0}, {"args": ["sub", "4", "3"], "stdout": "1\n", "exit": 0},
+              {"args": ["mul", "4", "3"], "stdout": "12\n", "exit": 0}]
     ref = '''
 import argparse
 import sys
@@ -59,11 +68,13 @@ op, a, b = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 r = {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if b else 0}[op]
 print(int(r) if r == int(r) else round(r, 4))
 ''']
-    return program_spec("Write a command-line calculator `solution.py OP A B` using argparse: OP is one of add, sub, mul, div; "
+    spec = program_spec("Write a command-line calculator `solution.py OP A B` using argparse: OP is one of add, sub, mul, div; "
                         "A and B are numbers. Print the result: as an integer if it is whole, else with up to 4 decimals and "
                         "no trailing zeros (3.5, 0.3333). Exit 0 on success; on division by zero print an error to stderr and "
                         "exit 1; invalid arguments (unknown OP, non-numbers) exit 2 via argparse.",
                         "python", ref, wrong, cases)
+    spec.equivalent.update(EXIT_NONE)
+    return spec
 
 
 @family("cli", "cli-word-count")
@@ -88,6 +99,10 @@ def cli_word_count(rng):
     c = counts(text)
     cases.append({"args": [], "stdin": text, "stdout": f"{c[0]} {c[1]} {c[2]}\n", "exit": 0})
     cases.append({"args": ["missing.txt"], "stdout": "", "exit": 1, "stderr_nonempty": True})
+    first = sorted(cases[0]["files"])[0]  # an unreadable file before a readable one: the rest still counted
+    c = counts(cases[0]["files"][first])
+    cases.append({"args": ["missing.txt", first], "files": cases[0]["files"], "exit": 1, "stderr_nonempty": True,
+                  "stdout": f"{c[0]} {c[1]} {c[2]} {first}\n{c[0]} {c[1]} {c[2]} total\n"})
     ref = '''
 import sys
 
@@ -123,10 +138,14 @@ for path in sys.argv[1:]:
     text = open(path).read()
     print(len(text.splitlines()), len(text.split()), len(text), path)
 ''']
-    return program_spec("Write `solution.py [FILE...]`, a small `wc`: for each file print 'LINES WORDS CHARS NAME' (characters "
+    spec = program_spec("Write `solution.py [FILE...]`, a small `wc`: for each file print 'LINES WORDS CHARS NAME' (characters "
                         "of the text as read), and with more than one file a final 'LINES WORDS CHARS total' line. With no "
                         "arguments, read stdin and print 'LINES WORDS CHARS'. A file that cannot be read: message on stderr, "
                         "continue with the others, exit status 1 at the end (else 0).", "python", ref, wrong, cases)
+    spec.equivalent.update(EXIT_NONE)
+    spec.clauses["continue with the others"] = ref.replace("            status = 1\n            continue\n",
+                                                           "            return 1\n")
+    return spec
 
 
 @family("cli", "cli-csv-filter")
@@ -145,6 +164,7 @@ def cli_csv_filter(rng):
         cases.append({"args": ["--column", col, "--equals", want], "stdin": "\n".join(map(line, rows)) + "\n",
                       "stdout": "\n".join(out) + "\n", "exit": 0})
     cases.append({"args": ["--column", "nope", "--equals", "x"], "stdin": f"name,{col}\na,b\n", "exit": 2, "stderr_nonempty": True})
+    cases.append({"args": ["--column", col], "stdin": f"name,{col}\na,b\n", "exit": 2, "stderr_nonempty": True})  # both required
     ref = '''
 import argparse
 import csv
@@ -182,10 +202,14 @@ for line in lines[1:]:
     if line.split(",")[i] == want:
         print(line)
 ''']
-    return program_spec("Write `solution.py --column NAME --equals VALUE` reading CSV (with a header row; fields may be quoted) "
+    spec = program_spec("Write `solution.py --column NAME --equals VALUE` reading CSV (with a header row; fields may be quoted) "
                         "from stdin and writing to stdout the header plus every row whose NAME column equals VALUE, as CSV "
                         "(csv module quoting, '\\n' line ends). If NAME is not a column, print an error to stderr and exit 2.",
                         "python", ref, wrong, cases)
+    spec.equivalent.update(EXIT_NONE)
+    spec.equivalent['-> `p.add_argument("--column", required=False)`'] = (
+        "without --column, the column None is in no header: the same exit 2 with a message on stderr")
+    return spec
 
 
 @family("cli", "cli-todo")
@@ -279,12 +303,16 @@ else:
     json.dump(data, open("todo.json", "w"), indent=2)
     print(f"done {sys.argv[2]}")
 ''']
-    return program_spec("Write `solution.py` managing a todo list stored in ./todo.json as {\"items\": [{\"id\", \"text\", "
+    spec = program_spec("Write `solution.py` managing a todo list stored in ./todo.json as {\"items\": [{\"id\", \"text\", "
                         "\"done\"}]} (written with json.dump(..., indent=2); a missing file means an empty list). "
                         "Subcommands (argparse): `list` prints '<id>. [x] <text>' (or '[ ]' when not done) per item; "
                         "`add TEXT` appends an item with id = highest id + 1 (1 for the first) and prints 'added <id>'; "
                         "`done ID` marks it done and prints 'done <id>', or prints an error to stderr and exits 1 if there is "
                         "no such id.", "python", ref, wrong, cases, files={"todo.json": store})
+    spec.equivalent.update(EXIT_NONE)
+    spec.equivalent['-> `sub = p.add_subparsers(dest="cmd", required=False)`'] = (
+        "the task gives every call a subcommand: what happens without one is not part of it")
+    return spec
 
 
 @family("cli", "cli-uniq-count")
@@ -326,9 +354,11 @@ counts = Counter(line.strip() for line in sys.stdin if line.strip())
 for word, n in counts.most_common():
     print(n, word)
 ''']
-    return program_spec("Write `solution.py [--min N]` reading lines from stdin and printing 'COUNT LINE' for each distinct "
+    spec = program_spec("Write `solution.py [--min N]` reading lines from stdin and printing 'COUNT LINE' for each distinct "
                         "non-blank line that occurs at least N times (default 1), most frequent first, ties in alphabetical "
                         "order.", "python", ref, wrong, cases)
+    spec.equivalent['-> `p.add_argument("--min", type=int, default= 0)`'] = "every line counted occurs at least once"
+    return spec
 
 
 @family("cli", "cli-grep")

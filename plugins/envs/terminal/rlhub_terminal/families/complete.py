@@ -6,10 +6,12 @@ from __future__ import annotations
 from ..family import NAMES, WORDS, family, function_spec
 
 
-def complete(entry, what, partial, full, wrong, cases):
+def complete(entry, what, partial, full, wrong, cases, equivalent=None):
     prompt = (f"Complete this module: implement every function or method marked TODO so that {what}. Keep everything "
               f"else as it is.\n\n```python\n{partial.strip()}\n```")
-    return function_spec(prompt, entry, full, [partial, wrong], cases, show=0)
+    spec = function_spec(prompt, entry, full, [partial, wrong], cases, show=0)
+    spec.equivalent.update(equivalent or {})
+    return spec
 
 
 @family("complete", "complete-inventory")
@@ -21,6 +23,7 @@ def complete_inventory(rng):
         ops = [[rng.choice(["add", "add", "remove"]), rng.choice(items), rng.randint(1, 6)] for _ in range(rng.randint(3, 8))]
         cases.append((ops,))
     cases.append(([["add", items[0], 2], ["remove", items[0], 3], ["remove", items[1], 1], ["add", items[1], 0]],))
+    cases.append(([["add", items[0], 2], ["remove", items[0], 0], ["add", items[1], -1], ["remove", items[0], -2]],))
     head = '''
 class Inventory:
     def __init__(self):
@@ -77,7 +80,8 @@ def run(ops):
     def report(self):
         return [f"{k}: {v}" for k, v in sorted(self.stock.items())]
 ''' + tail
-    return complete("run", "`run(ops)` returns the log and the final report", partial, full, wrong, cases)
+    return complete("run", "`run(ops)` returns the log and the final report", partial, full, wrong, cases, {
+        "-> `if self.stock.get(item, -1) < qty:`": "qty is at least 1 here (qty <= 0 raised): -1 and 0 are both short"})
 
 
 @family("complete", "complete-rpn")
@@ -215,7 +219,8 @@ def complete_ledger(rng):
         ops = [["deposit", rng.choice(people), rng.randint(1, 50)] for _ in range(2)]
         ops += [["transfer", rng.choice(people), rng.choice(people), rng.randint(1, 60)] for _ in range(rng.randint(2, 5))]
         cases.append((ops,))
-    cases.append(([["deposit", people[0], 10], ["transfer", people[0], people[1], 11], ["transfer", people[0], people[0], 5], ["transfer", people[0], people[1], 10]],))
+    cases.append(([["deposit", people[0], 10], ["transfer", people[0], people[1], 11], ["transfer", people[0], people[0], 5], ["deposit", people[1], 3], ["transfer", people[0], people[1], 10]],))
+    cases.append(([["deposit", people[0], 4], ["transfer", people[2], people[0], 1]],))  # from an account never seen
     tail = '''
 
 def run(ops):
@@ -282,7 +287,8 @@ class Ledger:
     def balances(self):
         return dict(sorted(self.accounts.items()))
 ''' + tail
-    return complete("run", "`run(ops)` returns each operation's result and the final balances", partial, full, wrong, cases)
+    return complete("run", "`run(ops)` returns each operation's result and the final balances", partial, full, wrong, cases, {
+        "-> `if self.accounts.get(src, -1) < amount:`": "amounts are at least 1: an unseen account is short with -1 or 0"})
 
 
 @family("complete", "complete-matrix")

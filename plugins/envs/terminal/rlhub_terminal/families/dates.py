@@ -178,7 +178,8 @@ def age_on_date(rng):
     for _ in range(4):
         b = _day(rng, 1950, 2010)
         cases.append((b.isoformat(), (b + timedelta(days=rng.randint(0, 20000))).isoformat()))
-    cases += [("2000-02-29", "2023-02-28"), ("2000-02-29", "2023-03-01"), ("1990-06-15", "2020-06-14")]
+    cases += [("2000-02-29", "2023-02-28"), ("2000-02-29", "2023-03-01"), ("1990-06-15", "2020-06-14"),
+              ("1990-06-15", "2020-06-15")]  # the birthday itself
     ref = '''
 from datetime import date
 

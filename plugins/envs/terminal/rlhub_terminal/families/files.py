@@ -184,6 +184,8 @@ def grep_tree(rng):
             lines = [rng.choice([f"hello {word}", f"{word.upper()} shouts", f"{word}s plural", "nothing", f"x {word}."]) for _ in range(rng.randint(1, 4))]
             tree[f"{rng.choice(['', 'a/', 'a/b/'])}{rng.choice(WORDS)}.txt"] = "\n".join(lines) + "\n"
         cases.append((tree, (word,)))
+    # a file with ten hits or more (line 10 sorts after line 9), and a name with a colon in it
+    cases.append(({"ab.txt": f"{word}\n" * 11, "ab:c.txt": f"x {word}\n", "a/b.txt": "nothing\n"}, (word,)))
     ref = '''
 import os
 import re
@@ -230,6 +232,9 @@ def clean_pattern(rng):
             tree["cache/only" + pat[1:]] = "x\n"
         tree["keep.txt"] = "keep\n"
         cases.append((tree, (pats,)))
+    # a directory emptied two levels down; and a tree of nothing but matches (root itself stays)
+    cases.append(({"keep.txt": "k\n", "cache/deep/er" + pats[0][1:]: "x\n"}, (pats,)))
+    cases.append(({"only" + pats[0][1:]: "x\n", "sub/only" + pats[1][1:]: "x\n"}, (pats,)))
     ref = '''
 import fnmatch
 import os

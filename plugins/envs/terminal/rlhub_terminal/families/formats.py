@@ -26,6 +26,7 @@ def csv_column_stats(rng):
                          "" if rng.random() < 0.2 else f"{rng.uniform(-50, 200):.2f}"])
         rows.append(["Zed", "Nowhere, XX", "7.5"])
         cases.append((_csv(rows), col))
+    cases.append((_csv([["name", "city", col], ["Amy", "Oslo, NO", ""], ["Bo", "Lima, PE", " "]]), col))  # no values
     ref = '''
 import csv
 import io
@@ -176,7 +177,7 @@ def ini_parse(rng):
                 if rng.random() < 0.4:
                     lines.append(rng.choice(["; a comment", "# note = x", ""]))
         cases.append(("\n".join(lines) + "\n",))
-    cases.append(("[a]\nKey = 1\nkey=2\n# x = 3\n\n[b]\nurl = http://h/?q=1\n",))
+    cases.append(("[a]\nKey = 1\nkey=2\n# x = 3\n\n[b]\nurl = http://h/?q=1\nopts = [x, y]\n",))  # a value in brackets
     ref = '''
 def parse_ini(text):
     data, section = {}, None
@@ -209,7 +210,10 @@ def parse_ini(text):
               "whitespace ignored); entries are `key = value` split at the first '='; keys are lower-cased and both "
               "sides stripped; a repeated key keeps its last value; blank lines and lines starting with ';' or '#' are "
               "comments.")
-    return function_spec(prompt, "parse_ini", ref, wrong, cases)
+    spec = function_spec(prompt, "parse_ini", ref, wrong, cases)
+    spec.equivalent['-> `elif "=" in line or section is not None:`'] = (
+        "the task's INI text holds headers, entries under a header and comments only: no line is neither")
+    return spec
 
 
 @family("formats", "json-validate")
@@ -344,7 +348,8 @@ def json_path_get(rng):
     doc = {"users": [{"name": n, "tags": pick(rng, WORDS, 2), "address": {"city": rng.choice(CITIES)}} for n in pick(rng, NAMES, 3)],
            "meta": {"count": 3, "next": None}}
     paths = ["users[1].name", f"users[{rng.randint(0, 2)}].tags[1]", "users[2].address.city", "meta.count",
-             "users[5].name", "meta.missing", "users.name", "meta.next", "users[0].tags[-1]"]
+             "users[5].name", "meta.missing", "users.name", "meta.next", "users[0].tags[-1]",
+             "users[3].name", "users[-3].name", "users[-4].name"]  # just past each end of the list
     ref = '''
 import re
 

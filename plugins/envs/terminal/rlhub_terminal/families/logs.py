@@ -93,6 +93,8 @@ def access_log_top_ips(rng):
     for _ in range(4):
         cases.append(([line(rng.choice(ips), rng.choice([200, 200, 301, 404, 500, 403])) for _ in range(rng.randint(8, 16))], rng.randint(1, 3)))
     cases.append(([line(ips[1], 404), line(ips[0], 500), line(ips[0], 200), line(ips[0], 200), line(ips[1], 200)], 1))
+    # the boundary statuses, and a response with no body (size "-", as the format allows)
+    cases.append(([line(ips[2], 400), line(ips[3], 399), line(ips[3], 399), line(ips[1], 401).rsplit(" ", 1)[0] + " -"], 3))
     ref = '''
 from collections import Counter
 
@@ -115,7 +117,16 @@ def top_error_ips(lines, n):
               "`10.0.0.7 - - [10/Oct/2024:13:55:36 +0000] \"GET /a HTTP/1.1\" 404 512`.\n"
               "Write `top_error_ips(lines, n)` returning the n client IPs with the most requests whose status is 400 or "
               "above, most first, ties broken by the IP string in ascending order.")
-    return function_spec(prompt, "top_error_ips", ref, wrong, cases)
+    spec = function_spec(prompt, "top_error_ips", ref, wrong, cases)
+    spec.equivalent.update({
+        "-> `if len(parts) > 2 and": "a common-log-format line has 10 fields: "
+            "the length guard only protects malformed lines, which the task does not promise to handle",
+        "-> `if len(parts) >= 1 and": "a common-log-format line has 10 fields: "
+            "the length guard only protects malformed lines, which the task does not promise to handle",
+        "-> `if len(parts) >= 3 and": "a common-log-format line has 10 fields: "
+            "the length guard only protects malformed lines, which the task does not promise to handle",
+        "-> `counts[parts[0]] += 2`": "every count doubled: the same order"})
+    return spec
 
 
 @family("logs", "log-session-time")
@@ -133,6 +144,7 @@ def log_session_time(rng):
             events.append((t, u, "logout"))
         cases.append((events,))
     cases.append(([(1, users[0], "login"), (5, users[0], "logout"), (10, users[0], "login"), (30, users[0], "logout"), (40, users[1], "login")],))
+    cases.append(([(3, users[2], "logout"), (4, users[1], "login"), (9, users[1], "logout")],))  # a logout with no session
     ref = '''
 def session_seconds(events):
     open_at, total = {}, {}
@@ -156,7 +168,12 @@ def session_seconds(events):
     prompt = ("Write `session_seconds(events)` where events are (time_seconds, user, kind) tuples with kind 'login' or "
               "'logout' (not necessarily sorted). Return a dict user -> total seconds logged in over all completed "
               "sessions; a login without a later logout is ignored and users with no completed session are absent.")
-    return function_spec(prompt, "session_seconds", ref, wrong, cases)
+    spec = function_spec(prompt, "session_seconds", ref, wrong, cases)
+    # undone: an open login is counted up to the last event (a session never closed counts)
+    spec.clauses["a login without a later logout is ignored"] = ref.replace("    return total\n", (
+        "    end = max((t for t, _, _ in events), default=0)\n    for user, t in open_at.items():\n"
+        "        total[user] = total.get(user, 0) + end - t\n    return total\n"))
+    return spec
 
 
 @family("logs", "log-level-filter")
@@ -237,6 +254,8 @@ def latency_percentile(rng):
     cases.append((["took 10ms", "took 20ms", "took 30ms", "took 40ms"],))
     cases.append((["nothing"],))
     cases.append(([f"took {v}ms" for v in rng.sample(range(1, 5000), 100)],))  # rank p exactly: no rounding
+    cases.append(([f"took {v}ms" for v in rng.sample(range(1, 5000), 300)],))  # the rank 3p: p/100, not a near fraction
+    cases.append((["took 7ms"],))  # one value: rank 1
     ref = f'''
 import math
 import re
@@ -247,6 +266,7 @@ def latency_p(lines):
         return None
     return values[max(1, math.ceil({p} / 100 * len(values))) - 1]
 '''
+    equivalent = {"-> `return values[max( 0, math.ceil(": "the rank is at least 1 for any non-empty list: max(0, ..) = max(1, ..)"}
     wrong = [f'''
 import re
 
@@ -259,4 +279,6 @@ def latency_p(lines):
     prompt = (f"Lines may contain `took <N>ms`. Write `latency_p(lines)` returning the {p}th percentile of those "
               f"latencies by the nearest-rank method (the value at rank ceil({p}/100 * count), ranks from 1, at least 1), "
               "or None if no line has a latency.")
-    return function_spec(prompt, "latency_p", ref, wrong, cases)
+    spec = function_spec(prompt, "latency_p", ref, wrong, cases)
+    spec.equivalent.update(equivalent)
+    return spec

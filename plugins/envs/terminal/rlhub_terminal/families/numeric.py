@@ -55,7 +55,7 @@ def moving_average(xs, k):
 @family("numeric", "prime-factors")
 def prime_factors(rng):
     """Prime factorisation with multiplicity."""
-    cases = [(rng.randint(2, 10**6),) for _ in range(4)] + [(2 * 999983,), (1,), (97 * 97,), (2**10,)]
+    cases = [(rng.randint(2, 10**6),) for _ in range(4)] + [(2 * 999983,), (1,), (97 * 97,), (2**10,), (2,)]
     ref = '''
 def factorize(n):
     out, p = [], 2
@@ -78,14 +78,16 @@ def factorize(n):
         p += 1
     return out
 ''']
-    return function_spec("Write `factorize(n)` returning the prime factors of n >= 1 in ascending order with multiplicity ([] for 1).",
-                         "factorize", ref, wrong, cases)
+    spec = function_spec("Write `factorize(n)` returning the prime factors of n >= 1 in ascending order with multiplicity "
+                         "([] for 1).", "factorize", ref, wrong, cases)
+    spec.equivalent["-> `while p + p <= n:`"] = "trial division past the square root finds the same factors, only later"
+    return spec
 
 
 @family("numeric", "base-convert")
 def base_convert(rng):
     """Integer to string in base 2..36, negatives and zero."""
-    cases = [(rng.randint(-10**6, 10**6), rng.randint(2, 36)) for _ in range(4)] + [(0, 7), (-255, 16), (35, 36)]
+    cases = [(rng.randint(-10**6, 10**6), rng.randint(2, 36)) for _ in range(4)] + [(0, 7), (-255, 16), (35, 36), (-1, 2)]
     ref = '''
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -108,8 +110,11 @@ def to_base(n, b):
         out = DIGITS[r] + out
     return out
 ''']
-    return function_spec("Write `to_base(n, b)` returning the integer n written in base b (2..36) with digits 0-9a-z, a leading "
+    spec = function_spec("Write `to_base(n, b)` returning the integer n written in base b (2..36) with digits 0-9a-z, a leading "
                          "'-' for negatives, '0' for zero.", "to_base", ref, wrong, cases)
+    spec.equivalent['-> `sign, n, out = "-" if n <= 0 else'] = 'n == 0 has returned "0" just before'
+    spec.equivalent['-> `sign, n, out = "-" if n < 1 else'] = 'n == 0 has returned "0" just before'
+    return spec
 
 
 @family("numeric", "fit-line")
@@ -143,7 +148,7 @@ def fit_line(points):
 def loan_payment(rng):
     """Monthly annuity payment."""
     cases = [(rng.randint(1, 500) * 1000, round(rng.uniform(0.5, 12), 2), rng.randint(1, 30)) for _ in range(4)]
-    cases += [(1200, 0, 1), (100000, 6, 30)]
+    cases += [(1200, 0, 1), (100000, 6, 30), (1000, 0, 3)]  # 0%: 1000/36 is no whole number of cents
     ref = '''
 def monthly_payment(principal, annual_rate_pct, years):
     n, r = years * 12, annual_rate_pct / 100 / 12
@@ -157,7 +162,7 @@ def monthly_payment(principal, annual_rate_pct, years):
 ''']
     return function_spec("Write `monthly_payment(principal, annual_rate_pct, years)`: the fixed monthly payment of an amortising "
                          "loan with monthly compounding (rate/12 per month, years*12 payments), rounded to cents; a 0% rate "
-                         "divides the principal evenly.", "monthly_payment", ref, wrong, cases, tol=0.006)
+                         "divides the principal evenly.", "monthly_payment", ref, wrong, cases)
 
 
 @family("numeric", "histogram-bins")
@@ -169,6 +174,7 @@ def histogram_bins(rng):
         xs = [rng.randint(-5, hi + 5) for _ in range(rng.randint(5, 15))] + [hi]
         cases.append((xs, lo, hi, rng.randint(2, 5)))
     cases.append(([0, 5, 10, 10, 11, -1], 0, 10, 2))
+    cases += [([5, 7, 10, 12, 15, 4, 16, 14], 5, 15, 2), ([-10, -6, -5, 0, 2, -11], -10, 2, 3)]  # lo is not 0
     ref = '''
 def histogram(xs, lo, hi, bins):
     counts = [0] * bins

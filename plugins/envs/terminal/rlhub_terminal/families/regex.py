@@ -196,6 +196,8 @@ def semver_max(rng):
         return s + rng.choice(["", "", f"-rc.{rng.randint(1, 3)}", "-alpha"])
     cases = [([v() for _ in range(rng.randint(2, 6))] + ["not-a-version"],) for _ in range(4)]
     cases += [(["1.9.0", "1.10.0", "1.10.0-rc.1"],), (["2.0.0-rc.1", "2.0.0-alpha", "1.99.99"],), (["x"],)]
+    # pre-release identifiers: numeric below alphanumeric, numbers by value, words by text
+    cases += [(["1.0.0-alpha.1", "1.0.0-alpha.beta"],), (["1.0.0-rc.10", "1.0.0-rc.2"],), (["1.0.0-beta", "1.0.0-alpha"],)]
     ref = '''
 import re
 
@@ -216,8 +218,13 @@ def max_version(versions):
     valid = [v for v in versions if v[:1].isdigit()]
     return max(valid) if valid else None
 ''']
-    return function_spec("Write `max_version(versions)` returning the highest semantic version string (MAJOR.MINOR.PATCH with "
+    spec = function_spec("Write `max_version(versions)` returning the highest semantic version string (MAJOR.MINOR.PATCH with "
                          "an optional -prerelease of dot-separated identifiers) by semver precedence: numbers compare "
                          "numerically, a pre-release is lower than the same version without one, numeric identifiers rank "
                          "below alphanumeric ones. Strings that are not versions are ignored; None if none is valid.",
                          "max_version", ref, wrong, cases)
+    same = "only the order of the rank tags matters: numeric identifiers still rank below alphanumeric ones"
+    spec.equivalent.update({"-> `ids = [( -1, int(p)": same, "-> `ids = ... else ( 2, 0, p)": same,
+                            "-> `ids = ... else (1, 1, p)": "alphanumeric identifiers all get the same middle value",
+                            "-> `ids = ... else (1, -1, p)": "alphanumeric identifiers all get the same middle value"})
+    return spec

@@ -75,9 +75,13 @@ tail -n +2 "$file" | cut -d, -f"$idx"
 #!/usr/bin/env bash
 cut -d, -f2 "$1" | tail -n +2
 ''']
-    return program_spec("Write a bash script solution.sh FILE COLUMN that prints the values of the named COLUMN of the CSV "
+    spec = program_spec("Write a bash script solution.sh FILE COLUMN that prints the values of the named COLUMN of the CSV "
                         "FILE (header row first; no quoting, fields never contain commas), one per line, without the "
                         "header. If there is no such column, print an error to stderr and exit 1.", "bash", ref, wrong, cases)
+    cut_says = "cut itself then refuses the field (an error on stderr, exit 1, nothing on stdout): what the task asks"
+    spec.equivalent.update({"StatementRemoved: `idx=0` -> `:`": "the unset idx fails the -eq test and " + cut_says,
+                            "StatementRemoved: `exit 1` -> `:`": "with idx 0, " + cut_says})
+    return spec
 
 
 @family("shell", "sh-backup-conf", language="bash")
@@ -141,9 +145,14 @@ tr 'A-Z' 'a-z' < "$2" | tr -cs 'a-z' '\\n' | grep -v '^$' | sort | uniq -c | sor
 #!/usr/bin/env bash
 tr -s ' ' '\\n' < "$2" | sort | uniq -c | sort -rn | head -n "$1" | while read -r c w; do echo "$c $w"; done
 ''']
-    return program_spec("Write a bash script solution.sh N FILE printing the N most frequent words of FILE as 'COUNT WORD' "
+    spec = program_spec("Write a bash script solution.sh N FILE printing the N most frequent words of FILE as 'COUNT WORD' "
                         "lines. Words are runs of letters a-z, compared case-insensitively and printed lower-case; order by "
                         "count descending, then word ascending.", "bash", ref, wrong, cases)
+    spec.equivalent.update({
+        "-> `tr 'A-Z' 'a-z' < \"$2\" | ... -k2,3 ": "the word is the last field: -k2,3 is -k2,2",
+        "-> `tr 'A-Z' 'a-z' < \"$2\" | ... -k2,1 ": "an empty second key: sort's last-resort comparison of whole lines then "
+                                                 "orders equal counts by the word, as -k2,2 does"})
+    return spec
 
 
 @family("shell", "sh-lowercase-names", language="bash")
@@ -168,7 +177,12 @@ def sh_lowercase_names(rng):
                 out[low] = files[n]
         absent = [n for n in files if n not in out]
         cases.append({"files": files, "stdout": f"renamed {len(files) - len(out) + 0 if False else len([n for n in files if n not in out])}, skipped {skipped}\n",
-                      "exit": 0, "out_files": out, "absent": absent})
+                      "exit": 0, "out_files": out, "absent": absent, **({"stderr_nonempty": True} if skipped else {})})
+    # a directory is no regular file: left as it is
+    cases.append({"files": {"Notes/Keep.txt": "k\n", "Read.ME": "r\n"}, "stdout": "renamed 1, skipped 0\n", "exit": 0,
+                  "out_files": {"Notes/Keep.txt": "k\n", "read.me": "r\n"}, "absent": ["Read.ME", "notes"]})
+    cases.append({"files": {"A.txt": "big\n", "a.txt": "small\n"}, "stdout": "renamed 0, skipped 1\n", "exit": 0,
+                  "stderr_nonempty": True, "out_files": {"A.txt": "big\n", "a.txt": "small\n"}})
     ref = '''
 #!/usr/bin/env bash
 set -uo pipefail
@@ -196,10 +210,12 @@ for f in *; do
 done
 echo "renamed $n, skipped 0"
 ''']
-    return program_spec("Write a bash script solution.sh that renames every regular file in the current directory whose name "
+    spec = program_spec("Write a bash script solution.sh that renames every regular file in the current directory whose name "
                         "has upper-case letters to its all-lower-case name, except when a file with that name already exists "
                         "(then leave both, print a note to stderr). Finally print 'renamed R, skipped S'.",
                         "bash", ref, wrong, cases)
+    spec.clauses["print a note to stderr"] = ref.replace('        echo "skip $f: $low exists" >&2\n', "")
+    return spec
 
 
 @family("shell", "sh-errors-per-day", language="bash")

@@ -41,7 +41,8 @@ def sql_monthly_revenue(rng):
     """Revenue and order count per month."""
     ref = "SELECT strftime('%Y-%m', day) AS month, COUNT(*) AS orders, ROUND(SUM(amount), 2) AS revenue FROM orders GROUP BY month ORDER BY month;"
     wrong = ["SELECT substr(day, 6, 2) AS month, COUNT(*) AS orders, ROUND(SUM(amount), 2) AS revenue FROM orders GROUP BY month ORDER BY month;"]
-    edge = ["INSERT INTO customers VALUES (1,'a','x');\nINSERT INTO orders VALUES (1,1,'2023-05-02',1.5),(2,1,'2024-05-03',2.25),(3,1,'2024-05-30',3);\n"]
+    edge = ["INSERT INTO customers VALUES (1,'a','x');\nINSERT INTO orders VALUES (1,1,'2023-05-02',1.5),(2,1,'2024-05-03',2.25),(3,1,'2024-05-30',3);\n",
+            "INSERT INTO customers VALUES (1,'a','x');\nINSERT INTO orders VALUES (1,1,'2024-02-02',0.333),(2,1,'2024-02-09',1.111);\n"]
     return _sql(rng, "month", "Write a query giving, for each month that has orders, columns month ('YYYY-MM'), orders (count) "
                 "and revenue (sum of amount rounded to 2 decimals), in month order.", SHOP, _shop, ref, wrong, edge)
 
@@ -109,7 +110,8 @@ def sql_duplicate_emails(rng):
     """Case-insensitive duplicate e-mails with counts."""
     ref = "SELECT lower(email) AS email, COUNT(*) AS n FROM users GROUP BY lower(email) HAVING COUNT(*) > 1 ORDER BY n DESC, email;"
     wrong = ["SELECT email, COUNT(*) AS n FROM users GROUP BY email HAVING COUNT(*) > 1 ORDER BY n DESC, email;"]
-    edge = ["INSERT INTO users VALUES (1,'A@x.com','2024-01-01'),(2,'a@x.com','2024-01-02'),(3,'b@x.com','2024-01-03');\n"]
+    edge = ["INSERT INTO users VALUES (1,'A@x.com','2024-01-01'),(2,'a@x.com','2024-01-02'),(3,'b@x.com','2024-01-03'),"
+            "(4,'C@x.com','2024-01-04'),(5,'c@x.com','2024-01-05'),(6,'c@X.com','2024-01-06');\n"]  # counts 3 and 2
     return _sql(rng, "dup", "Write a query finding e-mail addresses used by more than one user, compared case-insensitively: "
                 "columns email (lower-cased) and n (how many users), most used first, then by email.", USERS, _users, ref, wrong, edge)
 

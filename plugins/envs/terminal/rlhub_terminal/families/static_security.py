@@ -54,7 +54,9 @@ def bandit_shell_grep(rng):
              for w in [plain, plain.upper(), *words]]
     prompt = security_prompt(f"counts the lines of a text that contain a word (`grep -c {n['opt']}`: fixed strings"
                              f"{', any case' if ignore_case else ''})", "a shell-injection finding (B602)", module)
-    return calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls, oracle=oracle)
+    spec = calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls, oracle=oracle)
+    spec.equivalent["-> `return int(proc.stdout.strip() or "] = "grep -c always prints a count: the fallback is never taken"
+    return spec
 
 
 @family("static", "static-bandit-shell-popen", rubric=BANDIT)
@@ -121,7 +123,9 @@ def bandit_weak_hash_etag(rng):
     prompt = security_prompt(f"computes short cache keys for HTTP responses with {n['algo'].upper()}; the keys are stored "
                              "by clients, so their values must not change", "a weak-hash finding (B324) although the hash "
                              "is no security measure here", module)
-    return calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
+    spec = calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
+    spec.equivalent["usedforsecurity=True)"] = "the flag only marks the hash's purpose: the digest is the same"
+    return spec
 
 
 @family("static", "static-bandit-password-hash", rubric=BANDIT)
@@ -170,7 +174,9 @@ def bandit_eval(rng):
     calls = [(n["fn"], (t,)) for t in texts] + [(n["total"], (texts,))]
     prompt = security_prompt("turns text from a config form into Python literals (numbers, strings, lists, dicts, tuples, "
                              "None; anything else gives None)", "a use of eval (B307)", module)
-    return calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
+    spec = calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
+    spec.equivalent["StatementRemoved: `return None` -> `pass`"] = "the handler ends the function: it returns None anyway"
+    return spec
 
 
 @family("static", "static-bandit-sql", rubric=BANDIT)
@@ -218,4 +224,7 @@ def bandit_tempfile(rng):
     calls = [(n["sorted_fn"], ("\n".join(rng.sample(WORDS, rng.randint(2, 7))),)), (n["sorted_fn"], ("",)),
              (n["upper"], (" ".join(rng.sample(NAMES, 3)),)), (n["upper"], ("mixed Case 42",))]
     prompt = security_prompt("round-trips text through temporary files", "insecure temporary-file findings (B306, B108)", module)
-    return calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
+    spec = calls_spec(prompt, module.reference, module.wrong("  # nosec", "finding"), calls)
+    leak = "a temporary file or descriptor left behind: the results are the same (the calls' tests see results only)"
+    spec.equivalent.update({"StatementRemoved: `os.remove(path)` -> `pass`": leak, "StatementRemoved: `os.close(fd)` -> `pass`": leak})
+    return spec

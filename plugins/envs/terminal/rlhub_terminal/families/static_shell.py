@@ -72,6 +72,7 @@ def shellcheck_ls_loop(rng):
         out = "".join(f"{name}: {files['d/' + name].count(chr(10))} {unit}\n" for name in sorted(names) if name.endswith(".txt"))
         cases.append({"args": ["d"], "files": files, "stdout": out, "exit": 0})
     cases.append({"args": ["nowhere"], "exit": 1})
+    cases.append({"args": ["d"], "files": {f"d/{rng.choice(WORDS)}.log": "x\n"}, "stdout": "", "exit": 0})  # no .txt at all
     prompt = shell_prompt(f"prints, for every .txt file in directory DIR (`solution.sh DIR`, in glob order), "
                           f"`NAME: N {unit}` (N: its line count), and exits 1 if DIR cannot be entered", module)
     return program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
@@ -99,7 +100,9 @@ def shellcheck_read_lines(rng):
         cases.append({"stdin": stdin, "stdout": out, "exit": 0})
     prompt = shell_prompt(f"numbers the lines of its input and upper-cases them, printing `N{sep}LINE` with every "
                           "line kept exactly as it was (spaces, tabs, backslashes)", module)
-    return program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
+    spec = program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
+    spec.equivalent["StatementRemoved: `n=0` -> `:`"] = "bash arithmetic reads an unset n as 0"
+    return spec
 
 
 @family("static", "static-shellcheck-legacy", "bash", rubric=SHELLCHECK)
@@ -118,7 +121,9 @@ def shellcheck_legacy(rng):
         cases.append({"args": [str(a), str(b)], "stdout": f"{labels[0]}={a + b} {labels[1]}={a * b} {labels[2]}={max(a, b)}\n",
                       "exit": 0})
     prompt = shell_prompt("prints the sum, product and larger of two integers A and B (`solution.sh A B`)", module)
-    return program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
+    spec = program_spec(prompt, "bash", module.reference, module.wrong(DISABLE, "finding"), cases)
+    spec.equivalent['-> `if [ "$a" -ge "$b" ]; then big=$a; else big=$b; fi`'] = "when a equals b either is the larger"
+    return spec
 
 
 @family("static", "static-shellcheck-pipes", "bash", rubric=SHELLCHECK)

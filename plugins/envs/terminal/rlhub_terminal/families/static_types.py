@@ -88,7 +88,8 @@ def mypy_annotate_stats(rng):
         calls += [(n["mean"], (xs,)), (n["spread"], (xs,)), (n["summary"], (xs,))]
     calls += [(n["scale"], (numbers(rng, 4), rng.choice([0.5, 2, 3.25]))),
               (n["clamp"], (round(rng.uniform(-5, n["hi"] + 5), 2),)), (n["clamp"], (round(n["hi"] / 3, 2),)),
-              (n["clamp"], (n["hi"] * 2, -1.0, n["hi"] / 2)), (n["clamp"], (-3, -1.0, n["hi"]))]
+              (n["clamp"], (n["hi"] * 2, -1.0, n["hi"] / 2)), (n["clamp"], (-3, -1.0, n["hi"])),
+              (n["clamp"], (-0.5,)), (n["scale"], ([1 / 3, 2 / 7], 1))]  # the default lower bound; digits to round
     prompt = annotate_prompt("computes simple statistics of lists of numbers (ints or floats)", module.flawed)
     return calls_spec(prompt, module.reference, module.wrong("  # type: ignore", "missing annotation") + escape_hatches(module), calls)
 
@@ -148,7 +149,8 @@ def mypy_annotate_text(rng):
     phrases = [" ".join(rng.sample(WORDS, rng.randint(2, 5))) for _ in range(3)]
     calls = [(n["slug"], (f"{phrases[0].title()}! {rng.randint(1, 99)}",)), (n["slug"], (f"  {phrases[1]} -- ok ",)),
              (n["trunc"], (phrases[2], rng.randint(4, 12))), (n["trunc"], ("short", 10)), (n["lens"], (phrases[1],)),
-             (n["ini"], (phrases[0],)), (n["ini"], (phrases[2], False)), (n["ini"], ("", True))]
+             (n["ini"], (phrases[0],)), (n["ini"], (phrases[2], False)), (n["ini"], ("", True)),
+             (n["trunc"], ("exact", 5)), (n["trunc"], ("abcdef", 1)), (n["trunc"], ("abcdef", 0))]  # at and below the mark
     prompt = annotate_prompt("holds small text helpers", module.flawed)
     return calls_spec(prompt, module.reference, module.wrong("  # type: ignore", "missing annotation") + escape_hatches(module), calls)
 
@@ -187,10 +189,15 @@ def mypy_annotate_class(rng):
         ops = [[rng.choice(["add", "add", "take"]), rng.choice(names), rng.randint(0, 6)] for _ in range(rng.randint(4, 9))]
         calls.append((n["run"], (rng.randint(5, 15), ops)))
     full = rng.sample(WORDS, 2)  # one replay that runs into the limit
-    calls.append((n["run"], (5, [["add", full[0], 4], ["add", full[1], 3], ["take", full[0], 2], ["add", full[1], 3]])))
+    calls.append((n["run"], (5, [["add", full[0], 4], ["add", full[1], 3], ["take", full[0], 2], ["add", full[1], 1],
+                                 ["add", full[1], 2]])))  # a qty of 1; then exactly up to the limit
     prompt = (annotate_prompt(f"keeps a bounded stock of named items; `{n['run']}(limit, ops)` replays operations "
                               "(ops: lists of [op, name, qty]) and returns the results and the final report", module.flawed))
-    return calls_spec(prompt, module.reference, module.wrong("  # type: ignore", "missing annotation") + escape_hatches(module), calls)
+    spec = calls_spec(prompt, module.reference, module.wrong("  # type: ignore", "missing annotation") + escape_hatches(module),
+                      calls)
+    unreached = "the replay passes every qty: the methods' defaults are not reached through it (the tests call functions only)"
+    spec.equivalent.update({"-> `def add(self, name: str, qty: int = ": unreached, "-> `def take(self, name: str, qty: int = ": unreached})
+    return spec
 
 
 @family("static", "static-mypy-optional", rubric=RUBRIC)
@@ -219,13 +226,18 @@ def mypy_optional(rng):
     prices = {w: round(rng.uniform(0.5, 20), 2) for w in items[:4]}
     calls = [(n["line"], (prices, items[0].upper(), rng.randint(1, 9))), (n["line"], (prices, f" {items[1]} ", 3)),
              (n["line"], (prices, items[4], 2)), (n["cheap"], (prices, rng.sample(items, 4))),
-             (n["cheap"], (prices, [items[5], items[4]])), (n["cheap"], (prices, [])), (n["find"], (prices, items[5]))]
+             (n["cheap"], (prices, [items[5], items[4]])), (n["cheap"], (prices, [])), (n["find"], (prices, items[5])),
+             (n["cheap"], ({items[0]: 5.0, items[1]: 5.0}, [items[4], items[1], items[0]]))]  # a tie: the first name wins
     prompt = (f"`mypy --strict` reports errors in this module, and they are real bugs: `{n['line']}` crashes for an "
               f"unknown item and `{n['cheap']}` can return None. Fix them: an unknown item costs 0.0 in `{n['line']}`, "
               f"and `{n['cheap']}` returns \"\" when none of the names has a price (ties: the first name wins). "
               f"Names are matched case-insensitively, ignoring surrounding spaces, as `{n['find']}` does. "
               f"Afterwards `mypy --strict` must report nothing. {RULES}\n\n```python\n{module.flawed.strip()}\n```")
-    return calls_spec(prompt, module.reference, _with_cast_import(module.wrong("  # type: ignore", "None-handling bug")), calls)
+    spec = calls_spec(prompt, module.reference, _with_cast_import(module.wrong("  # type: ignore", "None-handling bug")), calls)
+    unread = "best_price is read only once best is set, and it is set with it"
+    spec.equivalent.update({"-> `best, best_price = \"\", 1.0`": unread, "-> `best, best_price = \"\", -1.0`": unread,
+                            "round(price * qty, 3)`": "prices have 2 decimals and qty is whole: the product has 2 decimals"})
+    return spec
 
 
 def _with_cast_import(variants: list[Variant]) -> list[Variant]:

@@ -113,10 +113,13 @@ def align_table(rng):
         rows = [[rng.choice(NAMES + WORDS)[: rng.randint(1, 8)] for _ in range(cols)] for _ in range(rng.randint(2, 5))]
         cases.append((rows,))
     cases.append(([["id", "x"], ["1", "a much longer cell"]],))
+    cases.append(([[rng.choice(WORDS), rng.choice(NAMES)]],))  # one row
     prompt = ("Write `align_table(rows)` that renders a list of rows (lists of strings, all the same length) as text: "
               "each column left-aligned and padded to its widest cell, cells joined by ' | ', trailing spaces removed "
               "from each line, lines joined by newlines.")
-    return function_spec(prompt, "align_table", *answers(solutions, "align_table"), cases)
+    spec = function_spec(prompt, "align_table", *answers(solutions, "align_table"), cases)
+    spec.equivalent["-> `widths = ... range(len(rows[ -1]))"] = "all rows have the same length"
+    return spec
 
 
 @family("text", "slugify")
@@ -141,7 +144,10 @@ def longest_palindrome(rng):
         pal = core + rng.choice(["", "x"]) + core[::-1]
         cases.append(("".join(rng.choice("abcd") for _ in range(rng.randint(0, 5))) + pal
                       + "".join(rng.choice("abcd") for _ in range(rng.randint(0, 5))),))
-    cases += [("abcd",), ("",), ("xyzzyq" + "abba",)]
+    cases += [("abcd",), ("",), ("xyzzyq" + "abba",), ("abaa",)]  # a palindrome reaching the start
     prompt = ("Write `longest_palindrome(s)` returning the longest substring of `s` that reads the same backwards; "
               "if several have the maximum length, the one that starts first. The empty string gives ''.")
-    return function_spec(prompt, "longest_palindrome", *answers(solutions, "longest_palindrome"), cases)
+    spec = function_spec(prompt, "longest_palindrome", *answers(solutions, "longest_palindrome"), cases)
+    spec.equivalent["-> `for lo, hi in ((i, i), (i, i - 1)):`"] = (
+        "the even centre between i-1 and i, not i and i+1: the same centres in the same order (at i = 0 it matches nothing)")
+    return spec
