@@ -333,11 +333,11 @@ def names_cheap_answers(renv) -> bool:
     from ..core.verifier import Verifier
 
     env = renv.env
-    if type(renv.verifier).cheap_policies is not Verifier.cheap_policies:
+    if getattr(type(renv.verifier), "cheap_policies", Verifier.cheap_policies) is not Verifier.cheap_policies:
         return True
     if isinstance(env, FamilyEnvironment):
         return type(env.family).cheap is not Family.cheap
-    return type(env).cheap_answers is not Environment.cheap_answers
+    return getattr(type(env), "cheap_answers", Environment.cheap_answers) is not Environment.cheap_answers
 
 
 def has_mutation_report(renv) -> bool:
