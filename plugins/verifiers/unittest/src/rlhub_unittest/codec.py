@@ -554,14 +554,14 @@ def _value_fields(obj, t) -> list | None:
         if name == "timedelta":
             return ["timedelta", [obj.days, obj.seconds, obj.microseconds]]
         if name == "timezone":
-            return ["timezone", [obj.utcoffset(None), obj.tzname(None)]]
+            return ["timezone", _timezone_args(obj)]
     elif module in ("decimal", "_decimal", "_pydecimal") and name == "Decimal" and _module_type("decimal", "Decimal") is t:
         return ["Decimal", str(obj)]
     elif module == "fractions" and name == "Fraction" and _module_type("fractions", "Fraction") is t:
         return ["Fraction", [obj.numerator, obj.denominator]]
     elif module == "collections" and _module_type("collections", name) is t:
-        if name in ("Counter", "OrderedDict"):
-            return [name, [[k, v] for k, v in dict.items(obj)]]
+        if name in ("Counter", "OrderedDict"):  # items(), not dict.items: an OrderedDict's own order (move_to_end)
+            return [name, [[k, v] for k, v in obj.items()]]
         if name == "defaultdict":
             return ["defaultdict", [obj.default_factory, [[k, v] for k, v in dict.items(obj)]]]
         if name == "deque":
@@ -585,6 +585,13 @@ def _value_fields(obj, t) -> list | None:
     return None
 
 
+def _timezone_args(tz) -> list:
+    """[offset, name or None]: None when the zone was made without a name (timezone.utc
+    arrives as the timezone.utc singleton: `tzinfo is timezone.utc` holds)."""
+    args = tz.__getinitargs__()
+    return [args[0], args[1] if len(args) > 1 else None]
+
+
 def _tz(tz, moment):
     """A time zone as it crosses: a datetime.timezone as itself, a zoneinfo zone by its key,
     any other as the fixed offset it has at that moment."""
@@ -592,17 +599,19 @@ def _tz(tz, moment):
         return None
     timezone = _module_type("datetime", "timezone")
     if type(tz) is timezone:
-        return tz
+        return ["timezone", *_timezone_args(tz)]
     if type(tz) is _module_type("zoneinfo", "ZoneInfo") and type(tz.key) is str:
         return ["zone", tz.key]
     offset = tz.utcoffset(moment)
     if offset is None:
         raise CodecError(f"a time zone of type {type(tz).__name__} without an offset cannot cross")
     name = tz.tzname(moment)
-    return timezone(offset, name) if type(name) is str else timezone(offset)
+    return ["timezone", offset, name if type(name) is str else None]
 
 
 def _rebuild_tz(tz):
+    if type(tz) is list and tz and tz[0] == "timezone":
+        return _rebuild_value(["timezone", _list(tz)[1:]])
     if type(tz) is list:
         import zoneinfo
 

@@ -256,13 +256,16 @@ class Server:
                 "op": self.op, "main": self.run_main, "new": self.new, "init": self.init, "methods": self.methods}
 
     # a test class subclassing one of the solution's (stand_in.SolutionSubclassBase)
-    def new(self, base, overrides: dict, args: list, kwargs: dict):
-        """An instance of a subclass of `base` whose methods named in `overrides` call the tests'."""
-        key = (base, tuple(sorted(overrides)))
+    def new(self, base, name: str, overrides: dict, args: list, kwargs: dict):
+        """An instance of a subclass of `base`, named like the tests' class, whose methods named in
+        `overrides` call the tests' (not initialised: the tests' class calls `init` when it does)."""
+        key = (base, name, tuple(sorted(overrides)))
         cls = self._subclasses.get(key)
         if cls is None:
-            cls = self._subclasses[key] = type(base.__name__, (base,), {n: _override(n) for n in overrides})
-        obj = cls.__new__(cls, *args, **kwargs)
+            cls = self._subclasses[key] = type(name if type(name) is str and name.isidentifier() else base.__name__,
+                                               (base,), {n: _override(n) for n in overrides})
+        # object.__new__ takes no arguments when the class itself defines no __init__ (the tests' does)
+        obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls, *args, **kwargs)
         object.__setattr__(obj, "_rlhub_overrides", overrides)
         return obj
 

@@ -769,7 +769,7 @@ class SolutionSubclassBase:
             for name, value in vars(klass).items():
                 if callable(value) and not name.startswith("__") and name not in overrides:
                     overrides[name] = getattr(self, name)  # the test's bound method: a callback
-        backing = cls.__rlhub_process__.request("new", cls.__rlhub_class__, overrides, list(args), kwargs)
+        backing = cls.__rlhub_process__.request("new", cls.__rlhub_class__, cls.__name__, overrides, list(args), kwargs)
         object.__setattr__(self, "_rlhub_backing", backing)
         return self
 
