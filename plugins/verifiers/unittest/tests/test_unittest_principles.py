@@ -225,3 +225,25 @@ def test_a_runner_with_a_writable_sys_path_entry_refuses_to_start(monkeypatch, t
     finally:
         sb.shutdown()
     assert v.error is not None and "writable entries" in v.error and entry in v.error, v.error
+
+
+def test_a_ray_working_dir_on_the_hosts_sys_path_cannot_be_planted_into(monkeypatch, tmp_path):
+    """The host runs with a writable directory under /tmp on sys.path (Ray's working_dir). The
+    solution writes a module there that rewrites the runner's results, and returns module
+    objects of that name (earned 1.0 before: the runner imported it). Now the sandbox's runner
+    never has that entry, and imports nothing the solution names."""
+    from hub.testing.reward_hacks import BOUNDARY_HACKS
+
+    entry = str(tmp_path / "ray_working_dir")
+    monkeypatch.setattr(sys, "path", [entry, *sys.path])
+    hack = next(h for h in BOUNDARY_HACKS if h.kind == "plant_and_name_modules")
+    code = f"import os\nos.makedirs({entry!r}, exist_ok=True)\n" + hack.source(["add", "words"])
+    tests = "import solution\n\ndef test_add():\n    assert solution.add(2, 3) == 5\n\ndef test_words():\n    assert solution.words('a b') == ['a', 'b']\n"
+    sb = Sandbox(pool_size=1)
+    try:
+        ctx = VerifyContext(profile=PYTEST_PROFILE, _sandbox=sb)
+        v = grade(UnitTests(UnitTestsConfig(reward="fraction")), None, make_task(tests), fenced(code), ctx)
+    finally:
+        sb.shutdown()
+    assert v.error is None and v.reward == 0.0, (v.error, v.details)
+    assert "is not loaded here" in str(v.details["failures"]), v.details

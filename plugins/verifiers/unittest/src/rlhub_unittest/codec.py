@@ -348,7 +348,7 @@ class Codec:
         try:
             return lookup(module, qualname)
         except LookupError as exc:
-            raise CodecError(f"cannot find {module}.{qualname}: {exc}") from None
+            raise CodecError(f"cannot find {module}{'.' + qualname if qualname else ''}: {exc}") from None
 
     def accept_ref(self, module: str) -> bool:
         return True
