@@ -113,6 +113,16 @@ def test_exceptions_arrive_as_their_type_and_the_solutions_own_classes_as_real_c
     assert sol.call("parse", "12") == 12  # the process survived all of it
 
 
+def test_an_exception_of_a_standard_module_the_tests_never_loaded_keeps_its_name_and_bases(solution_process):
+    assert "smtplib" not in sys.modules  # nothing here imported it: the runner would not hold it either
+    sol = solution_process("import smtplib\ndef send():\n    raise smtplib.SMTPServerDisconnected('gone')\n"
+                           "def one():\n    return 1\n")
+    with pytest.raises(OSError, match="gone") as info:  # SMTPServerDisconnected < SMTPException < OSError
+        sol.call("send")
+    assert type(info.value).__name__ == "SMTPServerDisconnected" and type(info.value).__module__ == "smtplib"
+    assert "smtplib" not in sys.modules and sol.call("one") == 1
+
+
 def test_containers_the_solution_changes_in_place_change_in_the_tests(solution_process):
     sol = solution_process("def fill(grid, v):\n    for row in grid:\n        row[0] = v\n    grid.append([v])\n"
                            "def drop(d):\n    d.pop('a')\n    d['n']['m'] = 1\n")

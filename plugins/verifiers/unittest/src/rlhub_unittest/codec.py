@@ -217,8 +217,11 @@ class Codec:
         except Exception:
             text = f"<{type(exc).__name__}: str() failed>"
         args = exc.args if type(exc.args) is tuple else ()
-        return [*self.class_fields(type(exc)), list(args), text[:4000], self.traceback_text(exc),
-                _exception_attributes(exc)]
+        cls = self.class_fields(type(exc))
+        # a class named (not lent): its standard bases too, for a side that does not hold the class itself
+        bases = [[b.__module__, b.__qualname__] for b in type(exc).__mro__[1:]
+                 if stdlib_module(b.__module__) and issubclass(b, BaseException)] if cls[0] is None else []
+        return [*cls, bases, list(args), text[:4000], self.traceback_text(exc), _exception_attributes(exc)]
 
     def class_fields(self, cls) -> list:
         """[the class itself or None, module, qualname]: the class crosses as itself (a handle,
@@ -266,10 +269,11 @@ class Codec:
         if type(blobs) is not list or not blobs or any(type(b) is not bytes for b in blobs):
             raise CodecError("a malformed message")
         built = [_UNBUILT] * len(blobs)
+        leaves = _Leaves(built)
         for i in range(len(blobs) - 1, -1, -1):  # every reference points further on: built already
+            leaves.i = i
             try:
-                item = msgpack.unpackb(blobs[i], ext_hook=_Leaves(built, i), strict_map_key=False,
-                                       unicode_errors="surrogatepass")
+                item = msgpack.unpackb(blobs[i], ext_hook=leaves, strict_map_key=False, unicode_errors="surrogatepass")
                 if i == 0:
                     return item
                 kind, payload = _list(item, 2)
@@ -298,9 +302,9 @@ class Codec:
             module, qualname = _list(payload, 2)
             return self.resolve_ref(_typed(module, str), _typed(qualname, str))
         if kind == EXC:
-            cls, module, qualname, args, text, tb, attrs = _list(payload, 7)
-            return self.rebuild_exception(self.exception_class(cls, _typed(module, str), _typed(qualname, str)),
-                                          _list(args), text, tb, _typed(attrs, dict))
+            cls, module, qualname, bases, args, text, tb, attrs = _list(payload, 8)
+            cls = self.exception_class(cls, _typed(module, str), _typed(qualname, str), _list(bases))
+            return self.rebuild_exception(cls, _list(args), text, tb, _typed(attrs, dict))
         if kind == MINE:
             hid, info = _list(payload, 2)
             return self.stand_in(_typed(hid, int), _typed(info, list))
@@ -353,12 +357,17 @@ class Codec:
     def accept_ref(self, module: str) -> bool:
         return True
 
-    def exception_class(self, cls, module: str, qualname: str):
-        """The class of an arriving exception: its own (a handle, ours) or the one held by name."""
+    def exception_class(self, cls, module: str, qualname: str, bases: list):
+        """The class of an arriving exception: its own (a handle, ours), the one held by name, or
+        (a standard class this side never loaded, so no test names it) a class of that name
+        made here on the first standard base this side holds (`except OSError` still takes it)."""
         if cls is None:
             cls = self.held_class(module, qualname)
-            if cls is None:
-                cls = Exception  # a standard class this side never loaded: no test can name it either
+        if cls is None:
+            base = next((b for b in (self.held_class(*_list(pair, 2)) for pair in bases if type(pair) is list
+                                     and all(type(p) is str for p in pair) and len(pair) == 2)
+                         if b is not None and issubclass(b, BaseException)), Exception)
+            cls = plain_exception(module, qualname, base)
         if not (isinstance(cls, type) and issubclass(cls, BaseException)):
             raise CodecError("an exception of a class that is not an exception")
         return cls
@@ -404,8 +413,8 @@ class _Leaves:
 
     __slots__ = ("built", "i")
 
-    def __init__(self, built: list, i: int) -> None:
-        self.built, self.i = built, i
+    def __init__(self, built: list) -> None:
+        self.built, self.i = built, 0
 
     def __call__(self, code: int, data: bytes):
         if code == _ENTRY:
@@ -490,6 +499,22 @@ def _set_attributes(exc: BaseException, attrs: dict) -> None:
 
 
 _PLAIN_CLASSES: dict = {}
+
+
+def plain_exception(module: str, qualname: str, base: type) -> type:
+    """An exception class of that name on `base`, made here (one per name and base)."""
+    key = ("exception", module, qualname, base)
+    cls = _PLAIN_CLASSES.get(key)
+    if cls is None:
+        name = qualname.rsplit(".", 1)[-1]
+        for bases in ((base,), (Exception,)):
+            try:
+                cls = type(name if name.isidentifier() else "Error", bases, {"__module__": module, "__qualname__": qualname})
+                break
+            except TypeError:  # a base that cannot be subclassed
+                continue
+        _PLAIN_CLASSES[key] = cls
+    return cls
 
 
 def plain_namedtuple(qualname: str, fields: tuple) -> type:

@@ -175,11 +175,11 @@ class SolutionCodec(Codec):
                 pass
         return ["callable" if callable(obj) else "object", cls.__qualname__]
 
-    def exception_class(self, cls, module: str, qualname: str):
+    def exception_class(self, cls, module: str, qualname: str, bases: list):
         """A test-side exception class the solution does not hold: a plain class of that name."""
         if cls is not None and not (isinstance(cls, type) and issubclass(cls, BaseException)):
             cls = _local_exception(qualname)
-        return super().exception_class(cls, module, qualname)
+        return super().exception_class(cls, module, qualname, bases)
 
     def traceback_text(self, exc: BaseException) -> str:
         import traceback

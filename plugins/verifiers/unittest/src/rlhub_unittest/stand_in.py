@@ -387,11 +387,6 @@ class RunnerCodec(Codec):
             self.mirrors[key] = made
         return made
 
-    def exception_class(self, cls, module: str, qualname: str):
-        if cls is None and self.held_class(module, qualname) is None:
-            raise CodecError(f"an exception of {module}.{qualname}, which the tests do not hold")
-        return super().exception_class(cls, module, qualname)
-
     def rebuild_exception(self, cls, args, text, tb, attrs):
         if issubclass(cls, (KeyboardInterrupt, GeneratorExit)):
             # an interrupt would end the test run itself (pytest stops on one): never raised here as such
