@@ -247,3 +247,26 @@ def test_a_ray_working_dir_on_the_hosts_sys_path_cannot_be_planted_into(monkeypa
         sb.shutdown()
     assert v.error is None and v.reward == 0.0, (v.error, v.details)
     assert "is not loaded here" in str(v.details["failures"]), v.details
+
+
+# -- limits are named in the verdict ----------------------------------------------------------------
+def test_a_limit_hit_is_named_in_the_verdict_never_a_silent_wrong_answer(verify):
+    tests = ("import solution\n\ndef test_big():\n    assert len(solution.big()) == 40 << 20\n\n"
+             "def test_deep():\n    assert solution.deep(5000) is not None\n\ndef test_fine():\n    assert solution.deep(300) is not None\n")
+    code = ("def big():\n    return 'x' * (40 << 20)\n\ndef deep(n):\n    x = []\n    for _ in range(n):\n        x = [x]\n"
+            "    return x\n")
+    v = verify(tests, fenced(code), reward="fraction")
+    assert v.error is None and v.reward == pytest.approx(1 / 3), v.details
+    assert any("more than 33554432 bytes" in m for m in v.details["limits_hit"]), v.details
+    assert any("nested more than about 1000 levels" in m for m in v.details["limits_hit"]), v.details
+
+
+def test_a_dataclass_handle_never_vouches_for_itself(verify):
+    """A dataclass instance arrives as a handle that carries its fields: still a handle (rule 7)."""
+    tests = "import solution\n\ndef test_valid():\n    assert solution.check('x')\n\ndef test_in():\n    assert 3 in solution.box()\n"
+    code = ("from dataclasses import dataclass\n@dataclass\nclass Yes:\n    v: int = 0\n    def __bool__(self):\n"
+            "        return True\n    def __contains__(self, x):\n        return True\n\ndef check(s):\n    return Yes()\n\n"
+            "def box():\n    return Yes()\n")
+    v = verify(tests, fenced(code), reward="fraction")
+    assert v.error is None and v.reward == 0.0, v.details
+    assert "cannot vouch for itself" in str(v.details["failures"]), v.details
