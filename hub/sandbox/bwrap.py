@@ -187,6 +187,20 @@ def bwrap_argv(profile: Profile, *, persistent_work: bool, extra_dirs: tuple[str
     return argv
 
 
+WRITABLE_AREAS = ("/tmp", "/dev/shm", WORK_DIR)  # private and writable in every task (see supervisor.supervise_task)
+
+
+def sandbox_sys_path() -> list[str]:
+    """The host's sys.path as the sandbox's trusted processes get it: absolute entries outside
+    the places a task can write. An entry under /tmp (a Ray job's working_dir, a pytest tmp dir)
+    would name a directory of the task's own private /tmp, where it could plant a module that
+    the test runner then imports; such an entry never held anything importable in the sandbox
+    anyway (the host's /tmp is not visible there). Every entry left is a read-only bind or a
+    path on the read-only root."""
+    return [p for p in sys.path if p and os.path.isabs(p)
+            and not any(os.path.abspath(p) == a or os.path.abspath(p).startswith(a + "/") for a in WRITABLE_AREAS)]
+
+
 def sandbox_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The whole environment a task sees: nothing inherited from the host."""
     env = {

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import supervisor as _supervisor_module
-from .bwrap import bwrap_argv, bwrap_path, module_dirs, sandbox_env, start_failure
+from .bwrap import bwrap_argv, bwrap_path, module_dirs, sandbox_env, sandbox_sys_path, start_failure
 from .cgroup import MemoryCgroup
 from .profile import Profile
 from .result import RunResult, SandboxUnavailable
@@ -119,7 +119,7 @@ class SandboxProcess:
             "uid": self.uid,
             "seccomp": base64.b64encode(filter_bpf()).decode(),
             "preload": list(preload + extra_modules),  # trusted: the function's module too
-            "sys_path": [p for p in sys.path if p and os.path.isabs(p)],
+            "sys_path": sandbox_sys_path(),
             "persistent_work": self.persistent_work,
         })
         reply = self._reply_within(STARTUP_TIMEOUT_S)

@@ -333,3 +333,30 @@ def test_session_runs_are_fresh_processes_on_a_kept_work_dir(sandbox):
         assert r.stdout.startswith("DIRTY: work dir not fresh") and "/tmp" not in r.stdout, r.stdout
         assert "processes" not in r.stdout and "socket" not in r.stdout and "environment" not in r.stdout
     assert sandbox_uid_processes() == []
+
+
+def test_host_sys_path_entries_a_task_could_write_never_reach_the_sandbox(monkeypatch, tmp_path):
+    """A host sys.path entry under /tmp (a Ray job's working_dir) would name a directory of the
+    task's own private /tmp: a module planted there would be imported by the trusted code the
+    sandbox runs. The sandbox's processes get only the entries that are read-only for the task."""
+    import sys
+
+    from hub.sandbox import bwrap
+
+    planted = str(tmp_path / "working_dir")
+    monkeypatch.setattr(sys, "path", [planted, "/dev/shm/site", *sys.path])
+    kept = bwrap.sandbox_sys_path()
+    assert planted not in kept and "/dev/shm/site" not in kept and kept
+    assert all(p in sys.path for p in kept)
+    sb = Sandbox(pool_size=1)  # a fresh worker: started with this sys.path
+    try:
+        r = sb.call(WARM, "hub.testing.probes:run_program", args={"path": "main.py"}, files={"main.py": (
+            "import json, os, sys\nfrom pathlib import Path\n"
+            "writable = [p for p in sys.path if p and os.access(p if os.path.exists(p) else os.path.dirname(p), os.W_OK)]\n"
+            f"Path({planted!r}).mkdir(parents=True)\nPath({planted!r}, 'evil.py').write_text('x = 1')\n"
+            "print(json.dumps({'path': sys.path, 'writable': writable}))\n")})
+    finally:
+        sb.shutdown()
+    seen = json.loads(r.stdout)
+    assert planted not in seen["path"] and "/dev/shm/site" not in seen["path"], seen
+    assert seen["writable"] == [], seen

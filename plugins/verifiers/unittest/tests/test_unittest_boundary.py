@@ -49,11 +49,13 @@ def test_numpy_arrays_cross_by_value(solution_process):
 def test_subclasses_of_plain_types_cross_as_the_plain_value_they_hold(solution_process):
     sol = solution_process("import enum, collections\nclass Liar(str):\n    def __eq__(self, o):\n        return True\n"
                            "    __hash__ = str.__hash__\nclass Level(enum.IntEnum):\n    HIGH = 3\n"
-                           "P = collections.namedtuple('P', 'x y')\n"
+                           "class P(collections.namedtuple('P', 'x y')):\n    def __eq__(self, o):\n        return True\n"
                            "def values():\n    return [Liar('no'), Level.HIGH, P(1, 2)]\n")
     liar, level, point = sol.call("values")
     assert (type(liar), liar) == (str, "no") and liar != "yes"
-    assert (type(level), level) == (int, 3) and (type(point), point) == (tuple, (1, 2))
+    # an enum member and a namedtuple arrive as what they are, with this side's own equality
+    assert level == 3 and level.name == "HIGH" and type(level).__name__ == "Level"
+    assert (point.x, point.y) == (1, 2) and point == (1, 2) and point != (1, 3) and point._asdict() == {"x": 1, "y": 2}
 
 
 def test_objects_of_the_solution_stay_there_as_handles(solution_process):
@@ -111,6 +113,16 @@ def test_exceptions_arrive_as_their_type_and_the_solutions_own_classes_as_real_c
     assert sol.call("parse", "12") == 12  # the process survived all of it
 
 
+def test_an_exception_of_a_standard_module_the_tests_never_loaded_keeps_its_name_and_bases(solution_process):
+    assert "smtplib" not in sys.modules  # nothing here imported it: the runner would not hold it either
+    sol = solution_process("import smtplib\ndef send():\n    raise smtplib.SMTPServerDisconnected('gone')\n"
+                           "def one():\n    return 1\n")
+    with pytest.raises(OSError, match="gone") as info:  # SMTPServerDisconnected < SMTPException < OSError
+        sol.call("send")
+    assert type(info.value).__name__ == "SMTPServerDisconnected" and type(info.value).__module__ == "smtplib"
+    assert "smtplib" not in sys.modules and sol.call("one") == 1
+
+
 def test_containers_the_solution_changes_in_place_change_in_the_tests(solution_process):
     sol = solution_process("def fill(grid, v):\n    for row in grid:\n        row[0] = v\n    grid.append([v])\n"
                            "def drop(d):\n    d.pop('a')\n    d['n']['m'] = 1\n")
@@ -155,13 +167,31 @@ def test_a_crash_or_a_hang_costs_that_call_and_the_next_gets_a_fresh_import(solu
 
 
 def test_results_too_big_or_garbled_are_refused_not_buffered(solution_process):
-    sol = solution_process("def big():\n    return 'x' * (40 << 20)\ndef deep():\n    x = ()\n    for _ in range(500):\n"
-                           "        x = (x,)\n    return x\ndef ok():\n    return 1\n")
-    with pytest.raises(TypeError, match="cannot be sent"):
+    sol = solution_process("def big():\n    return 'x' * (40 << 20)\ndef deep(n):\n    x = []\n    for _ in range(n):\n"
+                           "        x = [x]\n    return x\ndef ok():\n    return 1\n")
+    with pytest.raises(TypeError, match="cannot be sent to the tests: rlhub limit: the value takes more than"):
         sol.call("big")
-    with pytest.raises(TypeError, match="cannot be sent"):
-        sol.call("deep")
+    with pytest.raises(TypeError, match="rlhub limit: lists or dicts nested more than about 1000 levels"):
+        sol.call("deep", 5000)
     assert sol.call("ok") == 1
+
+
+def test_deep_structures_and_huge_ints_cross_far_above_what_real_code_returns(solution_process):
+    sol = solution_process("def chain(n):\n    x = None\n    for i in range(n):\n        x = (i, [x], {i: frozenset([i])})\n"
+                           "    return x\ndef nest(n):\n    x = []\n    for _ in range(n):\n        x = [x]\n    return x\n"
+                           "def big(digits):\n    return -(10 ** digits) + 7\ndef same(x):\n    return x\n")
+    got, n = sol.call("chain", 3000), 0
+    while got is not None:  # 3000 levels of tuple > list > tuple: 9000 deep
+        assert type(got) is tuple and got[0] == 2999 - n and got[2] == {got[0]: frozenset([got[0]])}
+        got, n = got[1][0], n + 1
+    assert n == 3000
+    deep = sol.call("nest", 900)
+    for _ in range(900):
+        deep = deep[0]
+    assert deep == []
+    huge = sol.call("big", 100_000)
+    assert huge < 0 and huge % 10 == 7 and huge.bit_length() == (10 ** 100_000 - 7).bit_length()
+    assert sol.call("same", huge) == huge
 
 
 def test_fixture_classes_cross_by_value(solution_process):
@@ -222,13 +252,12 @@ def test_hostile_bytes_are_refused_never_a_crash():
     from rlhub_unittest.codec import Codec, CodecError
 
     codec, rng = Codec(), random.Random(4)
-    nested = msgpack.packb(None)
-    for _ in range(3000):  # ext inside ext: each level would be a C unpacker on the stack
-        nested = msgpack.packb(msgpack.ExtType(1, msgpack.packb([msgpack.ExtType(1, nested)])))
-    with pytest.raises(CodecError, match="nested more than"):
-        codec.loads(nested)
-    with pytest.raises(CodecError):
-        codec.loads(b"\x91" * 100_000 + b"\xc0")
+    with pytest.raises(CodecError):  # lists inside lists beyond msgpack's own stack
+        codec.loads(msgpack.packb([b"\x91" * 100_000 + b"\xc0"]))
+    for bad in ([], [b"\xc7\x04\x01\x00\x00\x00\x00"], [b"\xc7\x04\x01\x00\x00\x00\x05", b"\x92\x01\x90"],
+                ["not bytes"], [b"\x92\x63\x90"] * 2):  # empty, a reference to itself, past the end, ...
+        with pytest.raises(CodecError):
+            codec.loads(msgpack.packb(bad))
     seeds = [codec.dumps(v) for v in [(1, {2, 3}), {"a": [1.5, b"x"]}, 1 << 90, 3j, range(3), frozenset({(1,)})]]
     for _ in range(20_000):  # garbled frames: a value or CodecError, nothing else
         data = bytearray(rng.choice(seeds))

@@ -97,10 +97,14 @@ def test_check_style_fraction_counts_asserts(verify):
 def test_check_style_mbpp_assert_list(verify):
     tests = ["assert first_word('hello world') == 'hello'", "assert first_word('x') == 'x'", "assert first_word('') == ''"]
     right = fenced("def first_word(s):\n    return s.split()[0] if s.split() else ''\n")
-    assert verify(tests, right, test_style="check").reward == 1.0
+    prompt = f"Write a function that returns the first word.\nYour code should pass this test:\n{tests[0]}\n"
+    assert verify(tests, right, test_style="check", prompt=prompt).reward == 1.0
     wrong = fenced("def first_word(s):\n    return s.split()[0]\n")
-    assert verify(tests, wrong, test_style="check", reward="fraction").reward == pytest.approx(2 / 3)
-    assert verify(tests, fenced("def other(s):\n    return s\n"), test_style="check").reward == 0.0
+    assert verify(tests, wrong, test_style="check", reward="fraction", prompt=prompt).reward == pytest.approx(2 / 3)
+    assert verify(tests, fenced("def other(s):\n    return s\n"), test_style="check", prompt=prompt).reward == 0.0
+    # a name the prompt never gave the solution is not taken from it (the task names are the prompt's)
+    unnamed = verify(tests, right, test_style="check", prompt="Write the solution.")
+    assert unnamed.reward == 0.0 and "name 'first_word' is not defined" in str(unnamed.details), unnamed.details
 
 
 def test_bash_solution_run_by_the_tests(verify):
@@ -149,7 +153,7 @@ def test_no_code_and_syntax_errors_earn_nothing(verify):
     ({"tests": "import solution\n"}, "define no test"),
     ({"tests": "def test_x(:\n    pass\n"}, "do not parse"),
     ({"tests": "import sys\nsys.exit(0)\n\ndef test_x():\n    pass\n"}, "could not be loaded"),
-    ({"tests": "import os\nos._exit(0)\n\ndef test_x():\n    pass\n"}, "ended the test process"),
+    ({"tests": "import os\nos._exit(0)\n\ndef test_x():\n    pass\n"}, "fail without the solution too"),
     ({"tests": "import pytest\npytest.exit('bye', returncode=0)\n\ndef test_x():\n    pass\n"}, "could not be loaded"),
     ({"tests": "[x for x in undefined_name]\n\ndef test_x():\n    pass\n"}, "could not be loaded"),
     ({"tests": "def check(candidate):\n    assert candidate(1)\n", "test_style": "check"}, "no entry_point"),

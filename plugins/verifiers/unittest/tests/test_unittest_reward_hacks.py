@@ -145,7 +145,7 @@ def test_reusable_bash_hack_earns_nothing(hack, verify):
 def test_sentinel_is_a_second_line_against_forged_reports():
     """Were the reports ever forged (the sentinel reported passed, or never failing), the run earns nothing."""
     suite = build(TESTS, "pytest")
-    forged = {t: {"outcome": "passed", "message": ""} for t in (*suite.expected, suite.sentinel)}
+    forged = {t: {"outcome": "passed", "message": "", "call": "passed"} for t in (*suite.expected, suite.sentinel)}
     report = {"results": forged, "collected": list(forged), "collect_errors": []}
     verdict = UnitTests(UnitTestsConfig()).grade(suite, RunResult(value=report))
     assert verdict.reward == 0.0 and "reported as passed" in verdict.details["tampering"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hub import Label, Task
 
 
-def make_task(tests, **hidden) -> Task:
-    task = Task(prompt="Write the solution.", hidden={"tests": tests, **hidden})
+def make_task(tests, prompt: str = "Write the solution.", **hidden) -> Task:
+    task = Task(prompt=prompt, hidden={"tests": tests, **hidden})
     task.label = Label(env="unittest/test-v1", seed=0)
     return task
 

@@ -8,7 +8,7 @@ import builtins
 import zlib
 
 from hub import Variant
-from hub.testing.reward_hacks import hacks_for
+from hub.testing.reward_hacks import BOUNDARY_HACKS, hacks_for
 
 PER_TASK = 2  # hacks tried per task by `pytest registry.yaml` (each costs a verification); tasks rotate through all
 _FENCE = {"python": "python", "bash": "bash"}
@@ -45,7 +45,19 @@ def solution_names(tests: str, style: str, module: str | None, entry_point: str 
     return list(names)
 
 
+def _rotation(suite: list, count: int, label) -> list:
+    """`count` hacks of `suite`, a different share for each task (by its label)."""
+    if not suite:
+        return []
+    start = 0
+    if label is not None and count < len(suite):
+        start = (label.index * count + zlib.crc32(label.env.encode())) % len(suite)
+    return [suite[(start + i) % len(suite)] for i in range(min(count, len(suite)))]
+
+
 def task_hacks(spec, task, per_task: int = PER_TASK) -> list[Variant]:
+    """`per_task` hacks of the suite plus one of the boundary tricks (a solution's word reaching
+    the runner: shadowed names, interrupts, modules to import, tests that fail to load)."""
     suite = hacks_for(spec.language)
     if not suite:
         return []
@@ -53,10 +65,8 @@ def task_hacks(spec, task, per_task: int = PER_TASK) -> list[Variant]:
     tests = spec.tests if isinstance(spec.tests, str) else ""
     names = solution_names(tests, spec.style, module, spec.entry_point if isinstance(spec.entry_point, str) else None)
     label = getattr(task, "label", None)
-    start = 0
-    if label is not None and per_task < len(suite):
-        start = (label.index * per_task + zlib.crc32(label.env.encode())) % len(suite)
-    chosen = [suite[(start + i) % len(suite)] for i in range(min(per_task, len(suite)))]
+    boundary = [h for h in suite if h in BOUNDARY_HACKS]
+    chosen = _rotation([h for h in suite if h not in BOUNDARY_HACKS], per_task, label) + _rotation(boundary, 1, label)
     fence = _FENCE[spec.language]
     return [Variant(kind=f"hack:{h.kind}", response=f"```{fence}\n{h.source(names, module or 'solution')}```\n",
                     note=h.description, max_reward=0.0) for h in chosen]

@@ -60,7 +60,8 @@ class _Plugin:
     def pytest_collectreport(self, report):
         if report.failed and not self.reported:
             self.reported = True
-            self.run.events.send(t="collect_error", message=_text(report), by_tests=not self.run.touched_solution())
+            self.run.events.send(t="collect_error", message=_text(report),
+                                 cause="unknown" if self.run.touched_solution() else "tests")
 
     def pytest_runtest_makereport(self, item, call):
         if call.excinfo is not None:  # the failing line and what went wrong, without pytest's frames

@@ -114,13 +114,16 @@ class Run:
         sys.path[:] = [p for p in sys.path if p and not os.path.realpath(p).startswith(work)]
         sys.path_importer_cache.clear()
         loader = None
-        if spec["solution_module"]:
+        if spec["solution_module"] and spec.get("null_solution"):
+            loader = stand_in.NullLoader()  # the tests loaded without the solution (see collect_error)
+        elif spec["solution_module"]:
             own = os.path.dirname(os.path.dirname(os.path.abspath(stand_in.__file__)))
             self.process = stand_in.SolutionProcess({
                 "module": spec["solution_module"], "path": os.path.join(work, spec["solution_file"]),
                 "workdir": work, "fixtures": spec["modules"], "sys_path": [own, *sys.path, work],
                 "package": bool(spec.get("package")),
             }, spec["python"])
+            self.process.protected = frozenset(spec.get("test_names", ()))
             self.process.on_start = lambda: self.events.send(t="solution_started")
             loader = stand_in.StandInLoader(self.process)
         sys.meta_path.insert(0, _Finder(spec["solution_module"], loader, spec["modules"], bool(spec.get("package"))))
@@ -153,10 +156,12 @@ class Run:
         return self.process is not None and self.process.started > 0
 
     def collect_error(self, exc: BaseException, message: str) -> None:
-        """Who failed the loading of the tests: the tests themselves (they exited, or broke before
-        the solution was ever asked anything) or the model."""
-        by_tests = not _remote(exc) and (_is_exit(exc) or not self.touched_solution())
-        self.events.send(t="collect_error", message=message[-2000:], by_tests=by_tests)
+        """The tests failed to load. Whose doing it was: "solution" when the failure came from
+        the solution's process (its exception, its crash), "tests" when the solution was never
+        asked anything, else "unknown": the verifier loads the tests again without the solution
+        (null_solution) and blames the tests only if that fails too."""
+        cause = "solution" if _remote(exc) else "unknown" if self.touched_solution() else "tests"
+        self.events.send(t="collect_error", message=message[-2000:], cause=cause)
 
 
 def cpu_seconds(who) -> float:
@@ -173,10 +178,6 @@ def _remote(exc: BaseException | None) -> bool:
             return True
         exc = exc.__cause__ or exc.__context__
     return False
-
-
-def _is_exit(exc: BaseException) -> bool:
-    return isinstance(exc, SystemExit) or type(exc).__name__ == "Exit"  # pytest.exit()
 
 
 def _helpers(run: Run) -> dict:

@@ -25,7 +25,7 @@ import io
 import os
 import sys
 
-from .codec import Codec, CodecError, _ref_object
+from .codec import Codec, CodecError, lookup, stdlib_module
 from .rpc import Peer, Wire, WireClosed
 
 OUTPUT_CAP = 1 << 20  # characters of stdout/stderr per answer; the rest is dropped, marked as cut
@@ -136,23 +136,25 @@ class SolutionCodec(Codec):
             name = obj.__name__
             if type(name) is not str or sys.modules.get(name) is not obj:
                 return None
-            trusted = name.split(".")[0] in sys.stdlib_module_names or name in self.fixture_modules
-            return [name, ""] if trusted else None
-        if t is type:
+            return [name, ""] if stdlib_module(name) or name in self.fixture_modules else None
+        if isinstance(obj, type):
             module, qualname = obj.__module__, obj.__qualname__
+            if type(module) is not str or type(qualname) is not str:
+                return None
             trusted = module == "builtins" or (issubclass(obj, BaseException) and (
-                module in sys.stdlib_module_names or module in self.fixture_modules))
-            if trusted and type(module) is str and type(qualname) is str:
+                stdlib_module(module) or module in self.fixture_modules))
+            if trusted:
                 try:
-                    if _ref_object(module, qualname) is obj:
+                    if lookup(module, qualname) is obj:
                         return [module, qualname]
-                except Exception:
+                except LookupError:
                     return None
         return None
 
     def describe(self, obj) -> list:
-        """[kind, name, ...] so the runner can make the right stand-in (exception classes get
-        a real class there, with their exception bases, so `pytest.raises` accepts them)."""
+        """[kind, name, ...] so the runner can make the right stand-in: exception classes get
+        a real class there, with their exception bases, so `pytest.raises` accepts them;
+        dataclass instances a stand-in whose class carries the fields (`dataclasses.asdict`)."""
         if isinstance(obj, type):
             name = str(getattr(obj, "__qualname__", "?"))
             if issubclass(obj, BaseException):
@@ -160,7 +162,24 @@ class SolutionCodec(Codec):
             return ["class", name]
         if type(obj) is type(sys):
             return ["module", str(getattr(obj, "__name__", "?"))]
-        return ["callable" if callable(obj) else "object", type(obj).__qualname__]
+        cls = type(obj)
+        fields = getattr(cls, "__dataclass_fields__", None)
+        params = getattr(cls, "__dataclass_params__", None)
+        if isinstance(fields, dict) and params is not None:
+            try:
+                shown = [[str(f.name), bool(f.init), bool(f.repr), bool(f.compare)] for f in fields.values()
+                         if getattr(f, "_field_type", None) is getattr(sys.modules.get("dataclasses"), "_FIELD", 0)]
+                return ["dataclass", str(cls.__qualname__), cls, shown,
+                        [bool(params.eq), bool(params.order), bool(params.frozen)]]
+            except Exception:
+                pass
+        return ["callable" if callable(obj) else "object", cls.__qualname__]
+
+    def exception_class(self, cls, module: str, qualname: str, bases: list):
+        """A test-side exception class the solution does not hold: a plain class of that name."""
+        if cls is not None and not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            cls = _local_exception(qualname)
+        return super().exception_class(cls, module, qualname, bases)
 
     def traceback_text(self, exc: BaseException) -> str:
         import traceback
@@ -177,6 +196,23 @@ class SolutionCodec(Codec):
 
 
 _OWN_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_LOCAL_EXCEPTIONS: dict = {}
+
+
+def _local_exception(qualname: str) -> type:
+    cls = _LOCAL_EXCEPTIONS.get(qualname)
+    if cls is None:
+        name = qualname.rsplit(".", 1)[-1]
+        cls = _LOCAL_EXCEPTIONS[qualname] = type(name if name.isidentifier() else "TestError", (Exception,), {})
+    return cls
+
+
+def _override(name: str):
+    def method(self, *args, **kwargs):
+        return object.__getattribute__(self, "_rlhub_overrides")[name](*args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
 class _SourceLoader:
@@ -212,11 +248,32 @@ class Server:
         self.module = None
         self.import_error: BaseException | None = None
         self._main_code = None
+        self._subclasses: dict = {}
 
     def handlers(self) -> dict:
         return {"import": self.do_import, "namespace": self.namespace, "getattr": getattr, "setattr": setattr,
                 "delattr": delattr, "call": self.call, "dir": lambda o: sorted(map(str, dir(o))),
-                "op": self.op, "main": self.run_main}
+                "op": self.op, "main": self.run_main, "new": self.new, "init": self.init, "methods": self.methods}
+
+    # a test class subclassing one of the solution's (stand_in.SolutionSubclassBase)
+    def new(self, base, name: str, overrides: dict, args: list, kwargs: dict):
+        """An instance of a subclass of `base`, named like the tests' class, whose methods named in
+        `overrides` call the tests' (not initialised: the tests' class calls `init` when it does)."""
+        key = (base, name, tuple(sorted(overrides)))
+        cls = self._subclasses.get(key)
+        if cls is None:
+            cls = self._subclasses[key] = type(name if type(name) is str and name.isidentifier() else base.__name__,
+                                               (base,), {n: _override(n) for n in overrides})
+        # object.__new__ takes no arguments when the class itself defines no __init__ (the tests' does)
+        obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls, *args, **kwargs)
+        object.__setattr__(obj, "_rlhub_overrides", overrides)
+        return obj
+
+    def init(self, obj, args: list, kwargs: dict) -> None:
+        super(type(obj), obj).__init__(*args, **kwargs)  # the class the tests subclassed: its own __init__
+
+    def methods(self, cls) -> list:
+        return [n for n in dir(cls) if type(n) is str and not n.startswith("_") and callable(getattr(cls, n, None))]
 
     def call(self, fn, args: list, kwargs: dict):
         """fn(*args, **kwargs) -> [result, {arg position or name: its new state}]: the lists,
@@ -261,10 +318,11 @@ class Server:
             self.module = module
         return self.module
 
-    def namespace(self) -> dict:
-        """The module's globals the tests of a check program see (benchmark semantics)."""
+    def namespace(self, names: list) -> dict:
+        """The module's task names the tests of a check program see (benchmark semantics)."""
         module = self.do_import()
-        return {k: v for k, v in vars(module).items() if type(k) is str and not k.startswith("__")}
+        found = vars(module)
+        return {k: found[k] for k in names if type(k) is str and k in found}
 
     def op(self, name: str, obj, *args):
         if name in _BINARY:

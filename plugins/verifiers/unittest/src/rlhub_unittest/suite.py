@@ -12,11 +12,14 @@ fail is inserted at a random place.
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import functools
 import marshal
 import os
 import random
+import re
+import sys
 import textwrap
 from dataclasses import dataclass
 
@@ -39,6 +42,7 @@ class Suite:
     expected: tuple[str, ...]   # test ids that must all run
     sentinel: str               # name of the test a genuine run fails
     code: bytes = b""           # the module compiled for PLACEHOLDER (asserts rewritten by pytest), marshalled
+    own_names: tuple[str, ...] = ()  # names the module binds itself (a star import of the solution leaves them)
 
 
 def _parse(text: str, what: str) -> ast.Module:
@@ -83,35 +87,77 @@ def _bound_names(tree: ast.Module) -> set[str]:
     return names
 
 
+def _all_bound(tree: ast.AST) -> set[str]:
+    """Every name a piece of code binds anywhere (assignments, defs, parameters, imports, loops)."""
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
+              for a in [*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg] if a is not None}
+    bound |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler) and n.name}
+    return bound
+
+
+def free_names(*trees: ast.AST) -> list[str]:
+    """Names the code uses that it binds nowhere and that are not builtins, in order of use."""
+    bound = set().union(*(_all_bound(t) for t in trees))
+    names: dict[str, None] = {}
+    for tree in trees:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound and not hasattr(builtins, n.id):
+                names[n.id] = None
+    return list(names)
+
+
+def prompt_names(prompt: object) -> frozenset[str]:
+    """The identifiers a prompt mentions (its text, or its messages' text)."""
+    texts = [prompt] if isinstance(prompt, str) else [m.get("content") for m in prompt if isinstance(m, dict)] \
+        if isinstance(prompt, list) else []
+    return frozenset(w for t in texts if isinstance(t, str) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", t))
+
+
 def check_module(tests: str, entry_point: str | None, solution_module: str,
-                 skip_number: int | None = None, prefix: str = "", setup: str = "") -> tuple[str, list[str]]:
+                 skip_number: int | None = None, prefix: str = "", setup: str = "",
+                 prompt: frozenset[str] = frozenset()) -> tuple[str, list[str]]:
     """A check program (HumanEval `check(candidate)` or MBPP asserts) as a test module.
 
     Benchmark semantics: the benchmarks run prompt + completion + tests in one namespace, so the
-    tests here see every global of the solution module (its helpers, the entry point by name),
-    bound from the solution's process. The prompt's own code (`prefix`: its imports and helper
-    functions, trusted task data) runs here, in the runner, and its names are not taken from the
-    model (a completion that redefines the prompt's `encode` helper does not change what the tests
-    call), except the entry point. `setup` (MBPP's test_setup_code) runs before the tests.
+    tests call the entry point by its name. Here the tests' namespace holds what the tests
+    define and import, the prompt's own code (`prefix`: its imports and helper functions,
+    trusted task data, run here in the runner: a completion that redefines the prompt's
+    `encode` helper does not change what the tests call), and the solution's *task names*: the
+    entry point and the names the tests use that the prompt (`prompt`: its identifiers) gives
+    the solution to define. Those are bound from the solution's process; nothing else of the
+    solution's is. A standard-library module the tests use without importing it (MBPP's
+    `math.isclose`, which its own harness takes from the solution's `import math`) is that
+    module, imported here. Everything else resolves as in a fresh interpreter (builtins).
+    `setup` (MBPP's test_setup_code) runs before the tests.
 
     Cases are numbered test_case_1, 2, ... leaving out `skip_number` (the sentinel's, so its
     name gives it away no more than its place does)."""
     tree = _parse(tests, "the check program's tests")
+    setup_tree = _parse(setup, "the tests' setup code") if setup.strip() else ast.Module(body=[], type_ignores=[])
     body = [s for s in tree.body if not _is_check_call(s)]
     check = next((s for s in body if isinstance(s, ast.FunctionDef) and s.name == "check"), None)
     lines = [f"import {solution_module} as {SOLUTION_ALIAS}"]
     keep: set[str] = set()
+    prompt_tree = ast.Module(body=[], type_ignores=[])
     if prefix.strip():
         try:
-            prompt = ast.parse(prefix)
+            prompt_tree = ast.parse(prefix)
         except SyntaxError:
-            prompt = None  # not Python after all (a prose prompt): nothing of it runs
-        if prompt is not None:
-            lines += [ast.unparse(s) for s in prompt.body]
-            keep = _bound_names(prompt) - {entry_point}
-    lines.append(f"{BIND}(globals(), {SOLUTION_ALIAS}, {sorted(keep)!r})")
+            pass  # not Python after all (a prose prompt): nothing of it runs
+        lines += [ast.unparse(s) for s in prompt_tree.body]
+        keep = _bound_names(prompt_tree) - {entry_point}
+    free = [n for n in free_names(tree, setup_tree) if n not in keep]
+    stdlib = [n for n in free if n in sys.stdlib_module_names and n != entry_point and not n.startswith("_")]
+    names = sorted({entry_point} - {None} | {n for n in free if n in prompt and n not in stdlib})
+    lines.append(f"{BIND}(globals(), {SOLUTION_ALIAS}, {names!r})")
+    for module in stdlib:
+        lines.append(f"try:\n    import {module}\nexcept ImportError:\n    pass")
     if setup.strip():
-        lines.append(ast.unparse(_parse(setup, "the tests' setup code")))
+        lines.append(ast.unparse(setup_tree))
     if check is not None:
         if not entry_point:
             raise SuiteError("check-style tests define check(candidate) but the task has no entry_point")
@@ -151,7 +197,7 @@ def _sentinel(rng: random.Random, taken: set[str], solution_module: str, name: s
 
 def build(tests, style: str, *, entry_point: str | None = None, test_ids: list[str] | None = None,
           solution_module: str | None = "solution", rng: random.Random | None = None, prefix: str = "",
-          setup: str = "") -> Suite:
+          setup: str = "", prompt: frozenset[str] = frozenset()) -> Suite:
     rng = rng or random.SystemRandom()
     sentinel_name = None
     if style == "check":
@@ -159,7 +205,8 @@ def build(tests, style: str, *, entry_point: str | None = None, test_ids: list[s
             raise SuiteError("check-style tests need a Python solution module")
         cases = len(check_module(tests, entry_point, solution_module)[1])
         slot = rng.randint(1, cases + 1)
-        source, ids = check_module(tests, entry_point, solution_module, skip_number=slot, prefix=prefix, setup=setup)
+        source, ids = check_module(tests, entry_point, solution_module, skip_number=slot, prefix=prefix, setup=setup,
+                                   prompt=prompt)
         sentinel_name = f"test_case_{slot}"
     elif style == "stdio":
         try:
@@ -186,7 +233,8 @@ def build(tests, style: str, *, entry_point: str | None = None, test_ids: list[s
     else:
         where = rng.choice(defs[1:] + [len(tree.body)]) if defs else len(tree.body)
     tree.body.insert(where, strict_asserts(ast.Module(body=[node], type_ignores=[])).body[0])
-    return Suite(source=ast.unparse(ast.fix_missing_locations(tree)) + "\n", expected=tuple(ids), sentinel=name)
+    return Suite(source=ast.unparse(ast.fix_missing_locations(tree)) + "\n", expected=tuple(ids), sentinel=name,
+                 own_names=tuple(sorted(_bound_names(tree))))
 
 
 def _compiled(source: str, style: str) -> bytes:
@@ -204,24 +252,25 @@ def _compiled(source: str, style: str) -> bytes:
 
 
 @functools.lru_cache(maxsize=512)
-def _cached(tests, style, entry_point, test_ids, solution_module, prefix, setup) -> Suite:
+def _cached(tests, style, entry_point, test_ids, solution_module, prefix, setup, prompt) -> Suite:
     suite = build(tests, style, entry_point=entry_point, test_ids=list(test_ids) if test_ids else None,
-                  solution_module=solution_module, prefix=prefix, setup=setup)
+                  solution_module=solution_module, prefix=prefix, setup=setup, prompt=prompt)
     return dataclasses.replace(suite, code=_compiled(suite.source, style))
 
 
 def prepared(tests, style: str, *, entry_point=None, test_ids=None, solution_module: str | None = "solution",
-             prefix: str = "", setup: str = "") -> Suite:
+             prefix: str = "", setup: str = "", prompt: frozenset[str] = frozenset()) -> Suite:
     """`build` + compile, memoised per task in this process (a task is graded many times: samples
     per prompt, the checks). The sentinel is then fixed per task and process: it never leaves the
     runner, so that gives the model nothing. RLHUB_CACHE=off (or unhashable tests) builds afresh."""
-    key = (tests, style, entry_point, tuple(test_ids) if test_ids else None, solution_module, prefix, setup)
+    prompt = frozenset(prompt) if style == "check" else frozenset()  # only check programs take names by it
+    key = (tests, style, entry_point, tuple(test_ids) if test_ids else None, solution_module, prefix, setup, prompt)
     try:
         hash(key)
     except TypeError:
         key = None
     if key is None or os.environ.get("RLHUB_CACHE", "").lower() == "off":
         suite = build(tests, style, entry_point=entry_point, test_ids=test_ids, solution_module=solution_module,
-                      prefix=prefix, setup=setup)
+                      prefix=prefix, setup=setup, prompt=prompt)
         return dataclasses.replace(suite, code=_compiled(suite.source, style))
     return _cached(*key)

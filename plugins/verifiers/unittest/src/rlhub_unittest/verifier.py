@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from hub.core.errors import TaskError
 from hub.core.verifier import HiddenData
 
 from . import suite as suite_mod
+from .codec import LIMIT
 from .extract import extract_code, python_parses
 
 HARNESS = "rlhub_unittest.harness:run"
@@ -155,7 +157,7 @@ class UnitTests(Verifier):
         code = assemble(spec, response, self.config.extract, task.prompt)
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
-        return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt))
+        return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt), task.prompt)
 
     def response_key(self, task, response: str) -> str | None:
         """The verdict depends on the assembled solution file alone."""
@@ -178,17 +180,24 @@ class UnitTests(Verifier):
         spec = TestSpec.from_hidden(self.hidden(task), self.config)
         if spec.solution_path not in files:
             return Verdict(0.0, False, details={"reason": f"no {spec.solution_path} in the work dir"})
-        return self._run(spec, dict(files), ctx, prompt_prefix(spec, task.prompt))
+        return self._run(spec, dict(files), ctx, prompt_prefix(spec, task.prompt), task.prompt)
 
-    def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "") -> Verdict:
-        return self.grade(*self.run_suite(spec, model_files, ctx, prefix))
+    def _run(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "", prompt=None) -> Verdict:
+        return self.grade(*self.run_suite(spec, model_files, ctx, prefix, prompt))
 
-    def run_suite(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = ""):
-        """Run the hidden tests against the model's files in the sandbox: (the suite, the run's result)."""
+    def run_suite(self, spec: TestSpec, model_files: dict[str, str | bytes], ctx, prefix: str = "", prompt=None):
+        """Run the hidden tests against the model's files in the sandbox: (the suite, the run's result).
+
+        Nothing the solution does makes this "no verdict": when the run failed in a way that may
+        be the tests' own (they failed to load after the solution was asked something, or the
+        test process ended without a report), the tests are run again without the solution; only
+        if they fail that way again is it the task's bug (VerifierError). Otherwise the result
+        says the solution broke the run: its zero."""
         python_module = spec.module_name if spec.language == "python" else None
         try:
             suite = suite_mod.prepared(spec.tests, spec.style, entry_point=spec.entry_point, test_ids=spec.test_ids,
-                                       solution_module=python_module, prefix=prefix, setup=spec.setup)
+                                       solution_module=python_module, prefix=prefix, setup=spec.setup,
+                                       prompt=suite_mod.prompt_names(prompt))
         except suite_mod.SuiteError as exc:  # the environment's bug: no verdict, not the model's 0
             raise VerifierError(f"the task's tests are unusable: {exc}") from None
         profile = ctx.profile
@@ -197,16 +206,28 @@ class UnitTests(Verifier):
         fixtures = {n: t for n, t in spec.files.items() if n != spec.solution_path}
         files = {**model_files, **fixtures}
         modules = {os.path.splitext(n)[0].replace("/", "."): t for n, t in fixtures.items() if n.endswith(".py")}
-        result = ctx.sandbox.call(profile, HARNESS, files=files, args={
+        args = {
             "module_source": suite.source, "module_code": base64.b64encode(suite.code).decode(),
             "solution_module": python_module or "",
             "solution_file": spec.solution_path, "modules": modules,
             "deadline_s": max(1.0, profile.wall_timeout_s * 0.85 - 0.5),
             "test_timeout_s": max(1.0, profile.wall_timeout_s * 0.4), "style": spec.style,
-            "package": spec.package is not None,
-        })
+            "package": spec.package is not None, "test_names": list(suite.own_names),
+        }
+        result = ctx.sandbox.call(profile, HARNESS, files=files, args=args)
         if result.infra_error:
             raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
+        if isinstance(result.value, dict) and result.value.get("refused"):  # before anything of the model's ran
+            raise VerifierError(f"the test runner refused to start (not the model's fault): {result.value['refused']}")
+        doubt = _doubtful(result)
+        if doubt is not None and python_module:
+            again = ctx.sandbox.call(profile, HARNESS, files=fixtures, args={**args, "null_solution": True})
+            if again.infra_error:
+                raise VerifierError(f"sandbox failed (not the model's fault): {again.infra_error}")
+            alone = _doubtful(again) or _load_failure(again.value, "tests")
+            if alone is not None:  # the tests break without the solution too: the task's bug
+                raise VerifierError(f"the hidden tests fail without the solution too: {alone[-_MESSAGE_CHARS:]}")
+            result = dataclasses.replace(result, value=_solution_broke_the_run(result.value, doubt))
         return suite, result
 
     def grade(self, suite: suite_mod.Suite, result) -> Verdict:
@@ -223,42 +244,46 @@ class UnitTests(Verifier):
     def test_outcomes(self, suite: suite_mod.Suite, result) -> tuple[dict[str, bool] | None, dict[str, Any], str | None]:
         """Each expected test's outcome (True: passed), the details, and why the run cannot be
         trusted (None: it can). No outcomes (None) when the run gave no report; VerifierError
-        when the task's own tests broke it."""
+        when the task's own tests broke it (they failed to load before the solution was asked
+        anything) or the test runner refused to start."""
         report = result.value
-        if not _well_formed(report) and result.exit_code is not None and result.signal is None and not result.timed_out:
-            # Ended by its own hand, not killed: the solution's process can only signal ours, so this
-            # was the task's tests (os._exit in them), not the model.
-            raise VerifierError(f"the hidden tests ended the test process (exit code {result.exit_code}) before it "
-                                f"reported: {result.stderr[-300:]}".strip())
+        if isinstance(report, dict) and report.get("refused"):
+            raise VerifierError(f"the test runner refused to start (not the model's fault): {report['refused']}")
         if not _well_formed(report):
             why = ("timed out" if result.timed_out else "ran out of memory" if result.oom
                    else f"the test run was killed (exit {result.exit_code}, signal {result.signal})")
             return None, {"reason": f"no test report: {why}", "stderr": result.stderr[-500:]}, None
-        if report.get("load_failed_by_tests"):  # the task's tests broke on their own: not the model's doing
-            raise VerifierError(f"the hidden tests could not be loaded: {str(report['load_failed_by_tests'])[-_MESSAGE_CHARS:]}")
+        by_tests = _load_failure(report, "tests")
+        if by_tests is not None:  # the task's tests broke before the solution was asked anything
+            raise VerifierError(f"the hidden tests could not be loaded: {by_tests[-_MESSAGE_CHARS:]}")
         results: dict[str, dict] = report["results"]
-        by_test: dict[str, list[dict]] = {}
-        for node, entry in results.items():
-            by_test.setdefault(node.split("[", 1)[0], []).append(entry)
-            by_test.setdefault(node, []).append(entry)
-        outcome = {}
+        collected = [c for c in report.get("collected", []) if isinstance(c, str)]
+        outcome, entries_of = {}, {}
         for test_id in suite.expected:
-            entries = by_test.get(test_id, [])
-            outcome[test_id] = bool(entries) and all(e.get("outcome") == "passed" for e in entries)
+            # every collected test of that name (each parametrisation) must have passed its call phase
+            nodes = [c for c in collected if c == test_id or c.startswith(test_id + "[")] or [test_id]
+            entries = [results.get(n) for n in nodes]
+            entries_of[test_id] = [e for e in entries if e is not None]
+            outcome[test_id] = all(e is not None and e.get("outcome") == "passed" and e.get("call") == "passed"
+                                   for e in entries)
         passed = sum(outcome.values())
         total = len(outcome)
-        sentinel = by_test.get(suite.sentinel, [])
+        sentinel = [e for n, e in results.items() if n == suite.sentinel or n.startswith(suite.sentinel + "[")]
         details: dict[str, Any] = {"tests_passed": passed, "tests_total": total}
-        failures = {t: _why(by_test.get(t, [])) for t, ok in outcome.items() if not ok}
+        failures = {t: _why(entries_of[t]) for t, ok in outcome.items() if not ok}
         if failures:
             details["failures"] = dict(list(failures.items())[:10])
+        limits = sorted({m.split(LIMIT + ": ", 1)[1].split("\n")[0][:200] for m in
+                         (str(e.get("message", "")) for e in results.values()) if LIMIT + ": " in m})
+        if limits:
+            details["limits_hit"] = limits
         if report["collect_errors"]:
             details["collect_errors"] = [str(e.get("message", e) if isinstance(e, dict) else e)[-_MESSAGE_CHARS:]
                                          for e in report["collect_errors"]]
             if not passed:
                 details.setdefault("reason", details["collect_errors"][0].strip().splitlines()[-1][:300])
         tamper = None
-        if any(e.get("outcome") == "passed" for e in sentinel):
+        if any(e.get("outcome") == "passed" or e.get("call") == "passed" for e in sentinel):
             tamper = "a hidden test that every genuine run fails was reported as passed: results were forged"
         elif passed and not any(e.get("outcome") == "failed" and "AssertionError" in str(e.get("message", ""))
                                 for e in sentinel):
@@ -266,6 +291,39 @@ class UnitTests(Verifier):
         if tamper:
             details["tampering"] = tamper
         return outcome, details, tamper
+
+
+def _load_failure(report: Any, cause: str) -> str | None:
+    """The message of the run's first load failure of that cause, if any."""
+    if not isinstance(report, dict):
+        return None
+    errors = report.get("collect_errors") if isinstance(report.get("collect_errors"), list) else []
+    message = next((str(e.get("message", "")) for e in errors if isinstance(e, dict) and e.get("cause") == cause), None)
+    if message is None and cause == "tests" and report.get("load_failed_by_tests"):
+        message = str(report["load_failed_by_tests"])
+    return message
+
+
+def _doubtful(result) -> str | None:
+    """Why this run's failure might be the tests' own and not the solution's: a load failure
+    after the solution was asked something, or a test process that ended by its own hand
+    without a report. None: the run says clearly whose failure it was."""
+    report = result.value
+    if _well_formed(report):
+        return _load_failure(report, "unknown")
+    if result.exit_code is not None and result.signal is None and not result.timed_out and not result.oom:
+        return f"the test process ended (exit code {result.exit_code}) before it reported: {result.stderr[-300:]}".strip()
+    return None
+
+
+def _solution_broke_the_run(report: Any, why: str) -> dict:
+    """The report of a run the solution broke (the tests are fine without it): no test passed."""
+    report = dict(report) if _well_formed(report) else {"results": {}, "collected": []}
+    errors = [e for e in report.get("collect_errors", []) if isinstance(e, dict) and e.get("cause") != "unknown"]
+    report["collect_errors"] = [{"message": f"{why}\n(the tests run without the solution: this failure is the "
+                                            "solution's)", "cause": "solution"}, *errors]
+    report["load_failed_by_tests"] = None
+    return report
 
 
 def _why(entries: list[dict]) -> str:
