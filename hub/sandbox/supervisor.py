@@ -568,7 +568,8 @@ class Namespaces:
 
     def kill_init(self):
         """End the task's pid namespace without A: SIGKILL B and wait (up to a bound) until it is
-        gone, which for a pid-namespace init means every process in the namespace is gone too."""
+        gone, which for a pid-namespace init means every process in the namespace is gone too
+        (C must be reaped first: B's exit waits for that)."""
         try:
             signal.pidfd_send_signal(self.init_fd, signal.SIGKILL)
             select.select([self.init_fd], [], [], 5.0)
@@ -692,7 +693,6 @@ def wait_task(pid, ns, value_r, deadline):
             if ns.sock.fileno() in events:
                 lost = "the task's namespace supervisor died during the task"
                 os.kill(pid, signal.SIGKILL)
-                ns.kill_init()
                 break
             if value_r in events:
                 chunk = os.read(value_r, 1 << 16)
@@ -703,6 +703,8 @@ def wait_task(pid, ns, value_r, deadline):
     finally:
         os.close(pidfd)
     _, status, usage = os.wait4(pid, 0)
+    if lost:  # only now: B's exit waits until every process of its namespace is reaped, C too
+        ns.kill_init()
     return status, usage, timed_out, value_buf, lost
 
 
