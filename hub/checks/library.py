@@ -228,10 +228,15 @@ CHECKS: dict[str, Callable[..., None]] = {
 OTHER_PROCESS = {"generation_deterministic": "digests", "reference_fresh_process": "references"}
 
 
-def planned(renv, seeds: int) -> list[tuple[str, int]]:
-    """The (check, task index) pairs run for one environment, in order."""
+# What `rlhub check --quick` leaves out (with one seed): everything that re-verifies determinism
+# or needs the second, fresh interpreter. The edit loop's tier: it proves less, and CI never runs it.
+QUICK_SKIPS = ("verifier_deterministic", "generation_deterministic", "reference_fresh_process")
+
+
+def planned(renv, seeds: int, quick: bool = False) -> list[tuple[str, int]]:
+    """The (check, task index) pairs run for one environment, in order (`quick`: without QUICK_SKIPS)."""
     n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
-    return [(name, index) for name in CHECKS for index in range(n)]
+    return [(name, index) for name in CHECKS if not (quick and name in QUICK_SKIPS) for index in range(n)]
 
 
 def run_check(cat, renv, check: str, index: int, other_process: Callable[[str], dict]) -> None:
