@@ -432,7 +432,7 @@ def namespace_supervisor(req, sock, bpf):
         start = time.monotonic()
         os.kill(init_pid, signal.SIGKILL)  # the pid namespace dies with its init: nothing survives
         os.waitpid(init_pid, 0)
-    result = {"teardown": round(time.monotonic() - start, 4), "files": {}}
+    result = {"teardown": round(time.monotonic() - start, 6), "files": {}}
     if end is None:
         return
     if req["collect"]:
@@ -450,8 +450,9 @@ def namespace_supervisor(req, sock, bpf):
 def zygote_loop(sock, bpf):
     """The namespace zygote: forked from the supervisor before any preload, so it stays a small
     interpreter; forks one A per task (a copy of it costs a fraction of a copy of the worker).
-    Its children are reaped by the kernel (SIGCHLD ignored): an A never lingers as a zombie."""
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    It reaps each A as it exits (not with SIGCHLD ignored: the kernel would then drop their CPU
+    time from this process's account, which benchmarks read)."""
+    signal.signal(signal.SIGCHLD, lambda *_: reap_children())
     while True:
         try:
             req, fds = recv(sock)
@@ -477,6 +478,14 @@ def zygote_loop(sock, bpf):
                     os._exit(0)
         for fd in fds:
             os.close(fd)
+
+
+def reap_children():
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        pass
 
 
 def start_zygote(bpf):
@@ -652,7 +661,8 @@ def supervise_task(msg, stdio, bpf, zygote, own_pid_ns):
         "timed_out": timed_out,
         "duration_s": duration,
         "files": ended.get("files") or {},
-        "timings": {name: round(t - marks[i][1], 4) for i, (name, t) in enumerate(marks[1:])},
+        # to the microsecond: rounded coarser, task_done could fall below duration_s, which it spans
+        "timings": {name: round(t - marks[i][1], 6) for i, (name, t) in enumerate(marks[1:])},
     }
     if "collect_error" in ended:
         result["collect_error"] = ended["collect_error"]
