@@ -349,12 +349,16 @@ def has_mutation_report(renv) -> bool:
 APPLIES: dict[str, Callable[..., bool]] = {"cheap_policies_fail": names_cheap_answers,
                                            "tests_adequate": has_mutation_report}
 FIRST_TASK_ONLY = {"tests_adequate"}
+# What `rlhub check --quick` leaves out (with one seed): everything that re-verifies determinism
+# or needs the second, fresh interpreter. The edit loop's tier: it proves less, and CI never runs it.
+QUICK_SKIPS = ("verifier_deterministic", "generation_deterministic", "reference_fresh_process")
 
 
-def planned(renv, seeds: int) -> list[tuple[str, int]]:
-    """The (check, task index) pairs run for one environment, in order."""
+def planned(renv, seeds: int, quick: bool = False) -> list[tuple[str, int]]:
+    """The (check, task index) pairs run for one environment, in order (`quick`: without QUICK_SKIPS)."""
     n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
-    return [(name, index) for name in CHECKS if APPLIES.get(name, lambda _: True)(renv)
+    return [(name, index) for name in CHECKS
+            if not (quick and name in QUICK_SKIPS) and APPLIES.get(name, lambda _: True)(renv)
             for index in range(min(n, 1) if name in FIRST_TASK_ONLY else n)]
 
 

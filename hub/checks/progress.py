@@ -93,6 +93,9 @@ class Board:
         for row in rows:
             failed = f", {row['failed']} failed" if row["failed"] else ""
             lines.append(f"{row['seconds']:9.2f}s  {row['env']}  ({row['checks']} checks{failed})")
+        if rows:  # the whole registry pass, so its growth shows at every run
+            lines.append(f"{sum(self.seconds.values()):9.2f}s  total over {len(self.seconds)} environments "
+                         f"({sum(self.checks.values())} checks)")
         return lines
 
 

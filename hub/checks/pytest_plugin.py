@@ -31,6 +31,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="collect checks from this registry file (repeatable)")
     group.addoption("--rlhub-select", metavar="GLOB", help="only environments matching GLOB")
     group.addoption("--rlhub-seeds", type=int, default=2, metavar="N", help="task indices checked per environment")
+    group.addoption("--rlhub-quick", action="store_true",
+                    help="leave out the determinism and fresh-process checks (the edit loop's tier: proves less)")
     group.addoption("--rlhub-progress", action="store_true",
                     help="show environments done / total, failures and rate on stderr (instead of a dot per check)")
 
@@ -74,7 +76,7 @@ class RegistryFile(pytest.File):
         self.answers = EnvAnswers(str(self.path), seeds)  # the second interpreter starts on first need
         self.config.add_cleanup(self.answers.close)
         for renv in envs:  # the node id's scope, `registry.yaml::<env id>`, keeps an environment on one worker
-            for name, index in planned(renv, seeds):
+            for name, index in planned(renv, seeds, self.config.getoption("rlhub_quick")):
                 yield CheckItem.from_parent(self, name=f"{renv.id}::{name}[{index}]", renv=renv, check=name, index=index)
 
     class CollectError(Exception):

@@ -37,19 +37,19 @@ from .summary import Summary
 class CheckWorker:
     """The body of one Ray actor: checks whole environments on request."""
 
-    def __init__(self, registry: str, seeds: int) -> None:
+    def __init__(self, registry: str, seeds: int, quick: bool = False) -> None:
         from ..config.catalog import Catalog
 
         self.catalog = Catalog.load(registry)
         self.name = Path(registry).name if registry else "registry.yaml"
-        self.seeds = seeds
+        self.seeds, self.quick = seeds, quick
         self.answers = EnvAnswers(registry, seeds)
 
     def check_env(self, env_id: str) -> list[dict]:
         """One result per check of `env_id`: node id, outcome, message, seconds."""
         renv = self.catalog.get(env_id)
         results = []
-        for check, index in planned(renv, self.seeds):
+        for check, index in planned(renv, self.seeds, self.quick):
             start = time.perf_counter()
             outcome, message = "passed", ""
             try:
@@ -69,7 +69,7 @@ class CheckWorker:
 
 
 def run_on_ray(address: str, registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
-               verbose: bool = False) -> Summary:
+               verbose: bool = False, quick: bool = False) -> Summary:
     import ray
     from ray.exceptions import RayError
 
@@ -80,12 +80,12 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
     cat = Catalog.load(registry)
     envs = [renv.id for renv in cat.select(select)]
     board = Board(show=not verbose)
-    board.expect(Counter({env: len(planned(cat.get(env), seeds)) for env in envs}))
+    board.expect(Counter({env: len(planned(cat.get(env), seeds, quick)) for env in envs}))
     started = connect(address, log_to_driver=False)
     remote_cls = ray.remote(CheckWorker)
-    actors = [pinned(remote_cls, node["NodeID"], num_cpus=1).remote(registry, seeds)
+    actors = [pinned(remote_cls, node["NodeID"], num_cpus=1).remote(registry, seeds, quick)
               for node in alive_nodes() for _ in range(max(1, int(node["Resources"].get("CPU", 1))))]
-    summary = Summary(workers=len(actors))
+    summary = Summary(workers=len(actors), quick=quick)
     results: dict[str, list[dict]] = {}
     todo, running, retried = list(reversed(envs)), {}, set()  # running: future -> (actor, env)
     begin = time.monotonic()

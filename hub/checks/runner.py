@@ -20,8 +20,9 @@ def worker_count(workers: int | str, n_envs: int) -> int:
 
 def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
                verbose: bool = False, json_out: bool = False, workers: int | str = "auto",
-               ray_address: str | None = None) -> int:
-    """`rlhub check`: exit 0 if every check holds, 1 if one failed, 2 for bad input."""
+               ray_address: str | None = None, quick: bool = False) -> int:
+    """`rlhub check`: exit 0 if every check holds, 1 if one failed, 2 for bad input. `quick`:
+    without the determinism and fresh-process checks (library.QUICK_SKIPS)."""
     import pytest
 
     from ..config.catalog import Catalog
@@ -33,7 +34,8 @@ def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: 
 
         sources = [registry] if registry else default_sources()  # the actors' cwd is not ours: a path, or the
         target = str(sources[0]) if len(sources) == 1 else None  # installed plugins' union (None) on every node
-        return run_on_ray(ray_address, target, select, seeds, fail_fast=fail_fast, verbose=verbose).finish(json_out)
+        return run_on_ray(ray_address, target, select, seeds, fail_fast=fail_fast, verbose=verbose,
+                          quick=quick).finish(json_out)
     paths = registry_files(registry, select)
     print(f"rlhub: registry: {', '.join(paths)}", file=sys.stderr)
     try:
@@ -50,10 +52,12 @@ def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: 
         args += ["-n", str(n), "--dist", "loadscope"]  # one environment per worker at a time
     if select:
         args.append(f"--rlhub-select={select}")
+    if quick:
+        args.append("--rlhub-quick")
     if fail_fast:
         args.append("-x")
     args.append("-v" if verbose else "-q")
-    summary = Summary(workers=n)
+    summary = Summary(workers=n, quick=quick)
     code = pytest.main(args, plugins=[summary])
     summary.exit_code = 0 if code == 0 else (2 if code in (3, 4) else 1)
     return summary.finish(json_out)

@@ -11,7 +11,8 @@ class Summary:
     """Counts and failures of a check run (a pytest plugin object here; filled directly by the
     Ray runner), and the JSON summary line of `rlhub check --json`."""
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, quick: bool = False) -> None:
+        self.quick = quick  # the edit loop's tier: it proves less, and the JSON line says so
         self.counts = {"passed": 0, "failed": 0, "skipped": 0}
         self.failures: list[dict[str, str]] = []
         self.slowest: list[dict] = []
@@ -33,8 +34,11 @@ class Summary:
             self.slowest = progress.slowest()
 
     def finish(self, json_out: bool) -> int:
+        if self.quick:
+            print("rlhub check --quick: one seed, no determinism or fresh-process checks; "
+                  "this proves less than `rlhub check` (and CI)", file=sys.stderr)
         if json_out:
             print(json.dumps({"exit_code": self.exit_code, **self.counts, "failures": self.failures,
-                              "workers": self.workers, "slowest": self.slowest}))
+                              "workers": self.workers, "slowest": self.slowest, "quick": self.quick}))
             sys.stdout.flush()
         return self.exit_code

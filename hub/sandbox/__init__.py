@@ -17,11 +17,13 @@ included), no-new-privs, a seccomp filter (seccomp_filter.py), its own session, 
 file size, open files and processes, memory bounded by a cgroup (or RLIMIT_AS where the machine
 has no writable memory cgroup: `RunResult.memory_limit` says which).
 
-How (supervisor.py has the details): bwrap starts a small trusted supervisor; per task it forks,
-unshares fresh namespaces, mounts sized tmpfs, and forks the task. When the task's main process
-exits or its wall clock runs out, its pid namespace is torn down (every process it started dies)
-and its filesystems vanish. A warm worker is the same supervisor having imported
-`profile.preload` (imports only: CadQuery geometry must not run before fork).
+How (supervisor.py has the details): bwrap starts a small trusted supervisor, which forks a
+*namespace zygote* before it imports anything. Per task, a fork of the zygote unshares fresh
+namespaces, mounts sized tmpfs and starts the pid namespace's init; the supervisor forks the task
+into them (only the task is a copy of the warm worker). When the task's main process exits or its
+wall clock runs out, its pid namespace is torn down (every process it started dies) and its
+filesystems vanish. A warm worker is the same supervisor having imported `profile.preload`
+(imports only: CadQuery geometry must not run before fork).
 
 `call` runs a TRUSTED function in the same process as the model code it runs: its return value
 is only as trustworthy as that process. Verifiers add their own defences (sentinels, reports

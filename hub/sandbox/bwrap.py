@@ -12,8 +12,10 @@ from .profile import Profile
 from .result import SandboxUnavailable
 
 # The supervisor (trusted, ours) needs these to build each task's namespaces and drop to the
-# slot's uid; the task itself ends up with none (see supervisor.drop_privileges).
-SUPERVISOR_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_CHOWN", "CAP_KILL")
+# slot's uid (CAP_SYS_CHROOT: the task joins its mount namespace with setns, which asks for it);
+# the task itself ends up with none (see supervisor.drop_privileges).
+SUPERVISOR_CAPS = ("CAP_SYS_ADMIN", "CAP_SYS_CHROOT", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_CHOWN",
+                   "CAP_KILL")
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Only what programs need from /etc: no shadow, no ssh keys, no machine credentials.
 ETC_ENTRIES = (

@@ -1,19 +1,28 @@
 """The supervisor: runs INSIDE a bwrap sandbox, as sandbox-root with a few capabilities.
 
 Standard library only: the host starts it as `python -I [-S] -c <this source> <socket fd>`.
-It talks to the host over a socketpair (length-prefixed JSON, pipes passed as SCM_RIGHTS) and
-for every task:
+It talks to the host over a socketpair (length-prefixed JSON, pipes passed as SCM_RIGHTS).
+Before it imports anything for a warm worker, it forks the *namespace zygote*: a copy of this
+small interpreter that stays small. For every task:
 
-  A  forks a task supervisor, which unshares fresh mount/pid/ipc/net/uts namespaces and mounts
-     sized tmpfs on /sandbox, /tmp and /dev/shm (nothing written by one task is seen by the next);
-  B  forks pid 1 of the new pid namespace: mounts its /proc, then only reaps. Killing B tears
-     the namespace down, which is how every process the task started is gone afterwards;
-  C  forks the task itself: new session, stdio on the host's pipes, every other fd closed,
+  A  the zygote forks a namespace supervisor, which unshares fresh mount/pid/ipc/net/uts
+     namespaces and mounts sized tmpfs on /sandbox, /tmp and /dev/shm (nothing written by one
+     task is seen by the next);
+  B  A forks pid 1 of the new pid namespace: it mounts its /proc, then only reaps. Killing B
+     tears the namespace down, which is how every process the task started is gone afterwards;
+     A hands the namespaces to the worker as fds, with a pidfd of B;
+  C  the worker forks the task itself into B's pid namespace (setns), and the task joins A's
+     other namespaces: new session, stdio on the host's pipes, every other fd closed,
      capabilities (bounding set included) dropped, the slot's unprivileged uid, no-new-privs,
      rlimits, the seccomp filter; then exec()s the program or, in a warm worker, calls a
      trusted function in the already-imported interpreter;
-  A  once everything of the task is dead, drops to the task's uid and collects the profile's
-     files (so a symlink planted by the task can never make a privileged process read for it).
+  A  once C has exited (or was killed at its wall clock), kills B, waits until everything of
+     the task is dead, drops to the task's uid and collects the profile's files (so a symlink
+     planted by the task can never make a privileged process read for it).
+
+Only C is a copy of the warm worker: A and B are copies of the zygote, a few MB instead of the
+hundreds a CadQuery worker holds (benchmarks/bench_process_tree.py measured the candidates).
+If A dies mid-task, the worker kills C and B itself and answers an infra error.
 
 A warm worker is this same process with modules preloaded: forking it is what makes tasks cheap.
 It only ever imports (never builds CadQuery geometry: OCC state does not survive fork).
@@ -118,8 +127,11 @@ def recv_exact(sock, n):
     return bytes(buf)
 
 
+MAX_FDS = 8  # the most any message carries: a task's namespaces (4), B's pid namespace and pidfd
+
+
 def recv(sock):
-    header, fds, _, _ = socket.recv_fds(sock, 4, 4)
+    header, fds, _, _ = socket.recv_fds(sock, 4, MAX_FDS)
     if not header:
         return None, []
     header += recv_exact(sock, 4 - len(header))
@@ -378,10 +390,12 @@ def reseed():
             pass
 
 
-def namespace_init(ready_w):
+def namespace_init(go_r, ready_w):
     """Process B: pid 1 of the task's pid namespace. Mounts its /proc, then only reaps."""
+    close_fds_except({go_r, ready_w})
+    if os.read(go_r, 1) != b"1":  # A opens this namespace through the old /proc first
+        os._exit(1)
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    close_fds_except({ready_w})
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
     os.write(ready_w, b"1")
     os.close(ready_w)
@@ -394,100 +408,293 @@ def namespace_init(ready_w):
         signal.sigwait({signal.SIGCHLD})
 
 
-def supervise_task(msg, out_fd, err_fd, bpf):
-    """Process A: fresh namespaces and filesystems, run C under a wall clock, clean up, collect."""
-    lim, uid = msg["limits"], msg["uid"]
-    marks = [("start", time.monotonic())]
+# The namespaces C joins, in the order A hands them over (A's own, then B's pid namespace).
+JOINED = (("net", CLONE_NEWNET), ("ipc", CLONE_NEWIPC), ("uts", CLONE_NEWUTS), ("mnt", CLONE_NEWNS))
+
+
+def namespace_supervisor(req, sock, bpf):
+    """Process A (a fork of the small zygote): fresh namespaces and filesystems, B as their pid 1.
+
+    Hands the worker the namespaces as fds (C joins them) and a pidfd of B; then waits for the
+    worker's "end" (or its death: EOF), kills B, which ends the pid namespace and everything of
+    the task in it, and collects the task's files as the task's uid."""
+    lim, uid = req["limits"], req["uid"]
+    own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
     check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS), "unshare")
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     check(libc.sethostname(b"sandbox", 7), "sethostname")  # the host's name is none of its business
     size = lim["tmpfs_bytes"]
     mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
     mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
-    if not msg["persistent_work"]:
+    if not req["persistent_work"]:
         mount("tmpfs", WORK, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=0700,uid={uid},gid={uid}")
-
+    fds = [os.open(f"/proc/self/ns/{name}", os.O_RDONLY | os.O_CLOEXEC) for name, _ in JOINED]
+    go_r, go_w = os.pipe()
     ready_r, ready_w = os.pipe()
     init_pid = os.fork()
     if init_pid == 0:
         try:
-            os.close(ready_r)
-            namespace_init(ready_w)
+            namespace_init(go_r, ready_w)
         finally:
             os._exit(1)
-    os.close(ready_w)
-    if os.read(ready_r, 1) != b"1":
-        raise RuntimeError("the task's pid-namespace init failed")
-    os.close(ready_r)
-    marks.append(("ns_ready", time.monotonic()))
+    try:
+        # B is the one child of ours in its namespace: the collector (after B) is forked out here
+        check(libc.setns(own_pid_ns, CLONE_NEWPID), "setns back")
+        os.close(go_r)
+        os.close(ready_w)
+        fds.append(os.open(f"/proc/{init_pid}/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+        fds.append(os.pidfd_open(init_pid))
+        os.write(go_w, b"1")
+        os.close(go_w)
+        if os.read(ready_r, 1) != b"1":
+            raise RuntimeError("the task's pid-namespace init failed")
+        os.close(ready_r)
+        send(sock, {"ready": True}, fds)
+        for fd in fds:
+            os.close(fd)
+        try:
+            end, _ = recv(sock)
+        except (OSError, EOFError, ValueError):
+            end = None  # the worker is gone: end the namespace all the same
+    finally:
+        start = time.monotonic()
+        os.kill(init_pid, signal.SIGKILL)  # the pid namespace dies with its init: nothing survives
+        os.waitpid(init_pid, 0)
+    result = {"teardown": round(time.monotonic() - start, 6), "files": {}}
+    if end is None:
+        return
+    if req["collect"]:
+        # Everything of the task is dead now. A helper that dropped to the task's uid collects,
+        # so no planted symlink can make a privileged process read for it; it is reaped before
+        # the reply, so no process of the task's uid outlives the task.
+        got = as_user(uid, bpf, lambda: gather_files(req["collect"], lim["collect_bytes"]))
+        if "ok" in got:
+            result["files"] = got["ok"]
+        else:
+            result["collect_error"] = got["error"]
+    send(sock, result)
 
-    value_r, value_w = os.pipe() if msg["mode"] == "call" else (None, None)
-    start = time.monotonic()
+
+def zygote_loop(sock, bpf):
+    """The namespace zygote: forked from the supervisor before any preload, so it stays a small
+    interpreter; forks one A per task (a copy of it costs a fraction of a copy of the worker).
+    It reaps each A as it exits (not with SIGCHLD ignored: the kernel would then drop their CPU
+    time from this process's account, which benchmarks read)."""
+    signal.signal(signal.SIGCHLD, lambda *_: reap_children())
+    while True:
+        try:
+            req, fds = recv(sock)
+        except (OSError, EOFError, ValueError):
+            return
+        if req is None:
+            return
+        if len(fds) == 1:
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # A waits for its own children
+                    close_fds_except({0, 1, 2, fds[0]})
+                    task_sock = socket.socket(fileno=fds[0])
+                    try:
+                        namespace_supervisor(req, task_sock, bpf)
+                    except BaseException:
+                        try:
+                            send(task_sock, {"ready": False, "error": traceback.format_exc()})
+                        except OSError:
+                            pass
+                finally:
+                    os._exit(0)
+        for fd in fds:
+            os.close(fd)
+
+
+def reap_children():
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def start_zygote(bpf):
+    """Fork the namespace zygote; our end of its socket. It holds nothing else of ours (the
+    host's socket above all: the host must see EOF the moment this worker dies)."""
+    ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:
         try:
-            if value_r is not None:
-                os.close(value_r)
-            become_task(msg, out_fd, err_fd, value_w, bpf)
-        except BaseException:
-            report = ("sandbox: task setup failed:\n" + traceback.format_exc()).encode()
-            for fd in (err_fd, 2):
-                try:
-                    os.write(fd, report)
-                    break
-                except OSError:
-                    pass
-            os._exit(125)
-    os.close(out_fd)
-    os.close(err_fd)
-    if value_w is not None:
-        os.close(value_w)
+            close_fds_except({0, 1, 2, theirs.fileno()})
+            zygote_loop(theirs, bpf)
+        finally:
+            os._exit(0)
+    theirs.close()
+    return ours
 
-    pidfd = os.pidfd_open(pid)
-    poller = select.poll()
-    poller.register(pidfd, select.POLLIN)
-    if value_r is not None:
-        poller.register(value_r, select.POLLIN)
-    value_buf, timed_out, exited = bytearray(), False, False
-    deadline = start + lim["wall_s"]
-    while not exited:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            timed_out = True
-            os.kill(pid, signal.SIGKILL)
-            break
-        for fd, _ in poller.poll(remaining * 1000):
-            if fd == pidfd:
-                exited = True
-            else:
-                chunk = os.read(value_r, 1 << 16)
-                if not chunk:
-                    poller.unregister(value_r)
-                elif len(value_buf) <= MAX_VALUE_BYTES:
-                    value_buf += chunk
-    _, status, usage = os.wait4(pid, 0)
-    duration = time.monotonic() - start
+
+class Namespaces:
+    """One task's namespaces, made by an A that the zygote forked: their fds, A's socket, B's pidfd."""
+
+    def __init__(self, zygote, msg):
+        ours, theirs = socket.socketpair()
+        self.sock, self.fds, self.init_fd = ours, {}, None
+        try:
+            send(zygote, {key: msg[key] for key in ("uid", "limits", "collect", "persistent_work")}, [theirs.fileno()])
+        except OSError as exc:
+            ours.close()
+            raise TaskInfraError(f"the namespace zygote is gone: {exc}") from None
+        finally:
+            theirs.close()
+        try:
+            reply, fds = recv(ours)
+        except (OSError, EOFError, ValueError):
+            reply, fds = None, []
+        if not reply or not reply.get("ready") or len(fds) != len(JOINED) + 2:
+            if reply and reply.get("ready"):
+                reply = {"error": f"{len(fds)} namespace fds came, not {len(JOINED) + 2}"}
+            for fd in fds:
+                os.close(fd)
+            ours.close()
+            raise TaskInfraError("could not make the task's namespaces: " + ((reply or {}).get("error") or "no reply"))
+        self.fds = dict(zip([name for name, _ in JOINED] + ["pid"], fds))
+        self.init_fd = fds[-1]
+
+    def fork_task(self, own_pid_ns):
+        """fork() this worker into the task's pid namespace (as pid 2, beside B); the child must
+        still `join()` the others. The worker's own children stay in its namespace: it points
+        pid_for_children back before returning."""
+        check(libc.setns(self.fds["pid"], CLONE_NEWPID), "setns pid")
+        try:
+            pid = os.fork()
+        except BaseException:
+            self._restore(own_pid_ns)
+            raise
+        if pid != 0:
+            self._restore(own_pid_ns)
+            for fd in self.fds.values():
+                os.close(fd)
+            self.fds = {}
+        return pid
+
+    def join(self):
+        """In the forked task: enter the mount, network, IPC and UTS namespaces A made."""
+        for name, flag in JOINED:
+            check(libc.setns(self.fds[name], flag), f"setns {name}")
+
+    @staticmethod
+    def _restore(own_pid_ns):
+        if libc.setns(own_pid_ns, CLONE_NEWPID) != 0:  # never seen; a worker that cannot is no use
+            os.write(2, b"sandbox: cannot return to the worker's own pid namespace\n")
+            os._exit(1)
+
+    def end(self):
+        """Tell A the task is over; its reply (teardown time, files). Raises TaskInfraError if A
+        failed or is gone, after killing B from here (the namespace must end regardless)."""
+        reply = None
+        try:
+            send(self.sock, {"op": "end"})
+            reply, _ = recv(self.sock)
+        except (OSError, EOFError, ValueError):
+            pass
+        if reply is None or "teardown" not in reply:
+            self.kill_init()
+            self.close()
+            raise TaskInfraError("the task's namespace supervisor failed before it ended the task: "
+                                 + ((reply or {}).get("error") or "it died"))
+        self.close()
+        return reply
+
+    def kill_init(self):
+        """End the task's pid namespace without A: SIGKILL B and wait (up to a bound) until it is
+        gone, which for a pid-namespace init means every process in the namespace is gone too
+        (C must be reaped first: B's exit waits for that)."""
+        try:
+            signal.pidfd_send_signal(self.init_fd, signal.SIGKILL)
+            select.select([self.init_fd], [], [], 5.0)
+        except OSError:
+            pass
+
+    def close(self):
+        for fd in self.fds.values():
+            os.close(fd)
+        self.fds = {}
+        if self.init_fd is not None:
+            os.close(self.init_fd)
+            self.init_fd = None
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+
+class TaskInfraError(Exception):
+    """The sandbox's own machinery failed for this task (never the task's doing)."""
+
+
+def supervise_task(msg, stdio, bpf, zygote, own_pid_ns):
+    """In the worker: C forked into fresh namespaces, run under a wall clock; then A ends them.
+    `stdio` holds the task's stdout/stderr fds; this closes them (and empties it) once C has them."""
+    lim = msg["limits"]
+    out_fd, err_fd = stdio
+    marks = [("start", time.monotonic())]
+    ns = Namespaces(zygote, msg)
+    value_r = value_w = None
+    try:
+        marks.append(("ns_ready", time.monotonic()))
+        if msg["mode"] == "call":
+            value_r, value_w = os.pipe()
+        start = time.monotonic()
+        pid = ns.fork_task(own_pid_ns)
+        if pid == 0:  # C: whatever happens here ends in exec or _exit, never back in the worker
+            try:
+                if value_r is not None:
+                    os.close(value_r)
+                ns.join()
+                become_task(msg, out_fd, err_fd, value_w, bpf)
+            except BaseException:
+                report = ("sandbox: task setup failed:\n" + traceback.format_exc()).encode()
+                for fd in (err_fd, 2):
+                    try:
+                        os.write(fd, report)
+                        break
+                    except OSError:
+                        pass
+            finally:
+                os._exit(125)
+        while stdio:
+            os.close(stdio.pop())
+        if value_w is not None:
+            os.close(value_w)
+            value_w = None
+        status, usage, timed_out, value_buf, lost = wait_task(pid, ns, value_r, start + lim["wall_s"])
+        duration = time.monotonic() - start
+        marks.append(("task_done", time.monotonic()))
+        if lost:
+            raise TaskInfraError(lost)
+        ended = ns.end()
+        marks.append(("teardown", marks[-1][1] + ended["teardown"]))
+        if value_r is not None:
+            value_buf += read_all(value_r, MAX_VALUE_BYTES)
+    finally:
+        ns.close()
+        for fd in (value_r, value_w):
+            if fd is not None:
+                os.close(fd)
+
     if os.WIFSIGNALED(status) and (os.WTERMSIG(status) == signal.SIGXCPU or (
             os.WTERMSIG(status) == signal.SIGKILL and usage.ru_utime + usage.ru_stime >= lim["cpu_s"])):
         timed_out = True  # its CPU-time budget ran out: a timeout as much as the wall clock's
-    marks.append(("task_done", time.monotonic()))
-    os.kill(init_pid, signal.SIGKILL)  # the pid namespace dies with its init: nothing survives
-    os.waitpid(init_pid, 0)
-    marks.append(("teardown", time.monotonic()))
-    if value_r is not None:
-        value_buf += read_all(value_r, MAX_VALUE_BYTES)
-        os.close(value_r)
-
     code = os.waitstatus_to_exitcode(status)
     result = {
         "exit_code": code if code >= 0 else None,
         "signal": -code if code < 0 else None,
         "timed_out": timed_out,
         "duration_s": duration,
-        "files": {},
-        "timings": {name: round(t - marks[i][1], 4) for i, (name, t) in enumerate(marks[1:])},
+        "files": ended.get("files") or {},
+        # to the microsecond: rounded coarser, task_done could fall below duration_s, which it spans
+        "timings": {name: round(t - marks[i][1], 6) for i, (name, t) in enumerate(marks[1:])},
     }
-    if value_r is not None:
+    if "collect_error" in ended:
+        result["collect_error"] = ended["collect_error"]
+    if msg["mode"] == "call":
         # The task's own code can write to this pipe too: take nothing from it but the value,
         # or it could forge its exit code, a timeout, or an infra error that spares it a penalty.
         try:
@@ -498,39 +705,58 @@ def supervise_task(msg, out_fd, err_fd, bpf):
         result["value"] = payload.get("value")
         if isinstance(payload.get("value_error"), str):
             result["value_error"] = payload["value_error"][:1000]
-    if msg["collect"]:
-        # Everything of the task is dead now. This process is about to exit anyway: it drops to
-        # the task's uid to collect, so no planted symlink can make it read as root.
-        try:
-            drop_privileges(uid, bpf)
-            result["files"] = gather_files(msg["collect"], lim["collect_bytes"])
-        except Exception as exc:
-            result["collect_error"] = f"{type(exc).__name__}: {exc}"
     return result
 
 
-def run_task(msg, fds, bpf):
-    out_fd, err_fd = fds
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            close_fds_except({out_fd, err_fd, w})
-            occupy_stdio()
-            result = supervise_task(msg, out_fd, err_fd, bpf)
-        except BaseException:
-            result = {"infra_error": "task supervisor failed: " + traceback.format_exc()}
-        write_all(w, json.dumps(result).encode())
-        os._exit(0)
-    for fd in (w, out_fd, err_fd):
-        os.close(fd)
-    data = read_all(r)
-    os.close(r)
-    _, status = os.waitpid(pid, 0)
+def wait_task(pid, ns, value_r, deadline):
+    """Wait for C to exit (killing it at the deadline), reading its value pipe meanwhile; a dead A
+    ends the wait too (C and B are killed then). (wait status, rusage, timed out, value, lost)."""
+    pidfd = os.pidfd_open(pid)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.register(ns.sock, select.POLLIN)  # A never speaks first: readable means it died
+    if value_r is not None:
+        poller.register(value_r, select.POLLIN)
+    value_buf, timed_out, lost = bytearray(), False, None
     try:
-        return json.loads(data)
-    except ValueError:
-        return {"infra_error": f"task supervisor died (wait status {status}) without a result"}
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                os.kill(pid, signal.SIGKILL)
+                break
+            events = dict(poller.poll(remaining * 1000))
+            if pidfd in events:
+                break
+            if ns.sock.fileno() in events:
+                lost = "the task's namespace supervisor died during the task"
+                os.kill(pid, signal.SIGKILL)
+                break
+            if value_r in events:
+                chunk = os.read(value_r, 1 << 16)
+                if not chunk:
+                    poller.unregister(value_r)
+                elif len(value_buf) <= MAX_VALUE_BYTES:
+                    value_buf += chunk
+    finally:
+        os.close(pidfd)
+    _, status, usage = os.wait4(pid, 0)
+    if lost:  # only now: B's exit waits until every process of its namespace is reaped, C too
+        ns.kill_init()
+    return status, usage, timed_out, value_buf, lost
+
+
+def run_task(msg, fds, bpf, zygote, own_pid_ns):
+    stdio = list(fds)
+    try:
+        return supervise_task(msg, stdio, bpf, zygote, own_pid_ns)
+    except TaskInfraError as exc:
+        return {"infra_error": str(exc)}
+    except BaseException:
+        return {"infra_error": "task supervisor failed: " + traceback.format_exc()}
+    finally:
+        for fd in stdio:  # still ours only if a step before the fork failed
+            os.close(fd)
 
 
 def session_job(msg, uid, bpf):
@@ -566,6 +792,9 @@ def main():
     init, _ = recv(sock)
     uid, bpf = init["uid"], base64.b64decode(init["seccomp"])
     try:
+        occupy_stdio()
+        zygote = start_zygote(bpf)  # before the preload: it must stay a small interpreter
+        own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
         sys.path.extend(p for p in init["sys_path"] if p not in sys.path)
         for name in init["preload"]:
             __import__(name)
@@ -592,7 +821,7 @@ def main():
         if msg is None or msg["op"] == "exit":
             return
         if msg["op"] == "task":
-            send(sock, run_task(msg, fds, bpf))
+            send(sock, run_task(msg, fds, bpf, zygote, own_pid_ns))
         else:
             send(sock, session_job(msg, uid, bpf))
 

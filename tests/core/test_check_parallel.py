@@ -103,3 +103,21 @@ def test_ray_cluster_finds_what_the_serial_run_finds(registry, plugin_dir, monke
     assert got[:3] == want[:3]
     assert got[3]["workers"] == 2  # one actor per CPU of each of the two nodes
     assert "rlhub check: 4/4 environments" in on_ray.err and "slowest 4 environments" in on_ray.out
+
+
+def test_quick_tier_checks_one_seed_without_determinism_and_says_it_proves_less(registry, plugin_dir):
+    out = run_rlhub("check", "--quick", "-n", "0", "--json", cwd=registry, pythonpath=plugin_dir, timeout=300)
+    code, counts, failures, summary = checked(out)
+    assert summary["quick"] is True and "proves less" in out.stderr
+    # 4 environments x 7 checks x 1 seed: the determinism and fresh-process checks are left out
+    assert sum(counts.values()) == 28
+    assert not any(name in c for c, _ in failures for name in
+                   ("verifier_deterministic", "generation_deterministic", "reference_fresh_process"))
+    # it still catches what this process sees (the leak), and, by design, not what needs another
+    # process: hashseeded's tasks differ only under another hash seed, so it passes here
+    failed = {(c.split("::")[1], c.split("::")[2]) for c, _ in failures}
+    assert code == 1 and failed == {("bad/leaky-v1", "no_leak[0]")}
+    full = checked(run_rlhub("check", "-n", "0", "--json", cwd=registry, pythonpath=plugin_dir, timeout=300))
+    assert full[3]["quick"] is False and any("hashseeded" in c for c, _ in full[2])
+    refused = run_rlhub("check", "--quick", "--seeds", "2", cwd=registry, pythonpath=plugin_dir, timeout=120)
+    assert refused.returncode == 2 and "--quick checks one seed" in refused.stderr
