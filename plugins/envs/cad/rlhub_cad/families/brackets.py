@@ -132,6 +132,25 @@ class LBracket(_Bracket):
     def bbox(self, p):
         return (0.0, -p["width"] / 2, 0.0, p["base"], p["width"] / 2, p["height"])
 
+    def alternative(self, p):
+        """Two boxes unioned without cleaning (the gusset a triangle extruded), holes as cut cylinders."""
+        names = ["base", "height", "width", "thickness", "hole_d"] + (["gusset", "gusset_t"] if self.gusset else [])
+        out = self._header(p, "L bracket from two plates (boxes), holes cut as cylinders.", names)
+        ys = "[-width / 4, width / 4]" if self.gusset else "[0]"
+        out += ["", "base_leg = cq.Workplane(\"XY\").box(base, width, thickness, centered=(False, True, False))",
+                "upright = cq.Workplane(\"XY\").box(thickness, width, height, centered=(False, True, False))",
+                "body = base_leg.union(upright, clean=False)"]
+        if self.gusset:
+            out += ["gusset_plate = (cq.Workplane(\"XZ\", origin=(0, gusset_t / 2, 0))",
+                    "                .polyline([(thickness, thickness), (thickness + gusset, thickness), (thickness, thickness + gusset)])",
+                    "                .close().extrude(gusset_t))",
+                    "body = body.union(gusset_plate, clean=False)"]
+        out += [f"for y in {ys}:",
+                "    body = body.cut(cq.Workplane(\"XY\").center((base + thickness) / 2, y).circle(hole_d / 2).extrude(thickness))",
+                "    body = body.cut(cq.Workplane(\"YZ\").center(y, (height + thickness) / 2).circle(hole_d / 2).extrude(thickness))",
+                "result = body", ""]
+        return "\n".join(out)
+
     def edits(self, p):
         return super().edits(p) + [Edit("Make the upright leg 15 mm taller.", changed(p, height=p["height"] + 15))]
 
@@ -202,6 +221,18 @@ class UBracket(_Bracket):
     def bbox(self, p):
         return (-p["span"] / 2, -p["width"] / 2, 0.0, p["span"] / 2, p["width"] / 2, p["height"])
 
+    def alternative(self, p):
+        """A block with the channel cut out of it; the holes drilled from the faces with `hole`."""
+        out = self._header(p, "U bracket: a block, the channel cut out, holes drilled.", ["span", "height", "width", "thickness", "hole_d"])
+        out += ["inner = span / 2 - thickness", "",
+                "block = cq.Workplane(\"XY\").box(span, width, height, centered=(True, True, False))",
+                "channel = cq.Workplane(\"XY\").workplane(offset=thickness).box(2 * inner, width, height, centered=(True, True, False))",
+                "body = block.cut(channel)",
+                "body = body.faces(\"<Z\").workplane(centerOption=\"CenterOfBoundBox\").pushPoints([(-inner / 2, 0), (inner / 2, 0)]).hole(hole_d, thickness)",
+                "cross = cq.Workplane(\"YZ\", origin=(-span / 2, 0, (height + thickness) / 2)).circle(hole_d / 2).extrude(span)",
+                "result = body.cut(cross)", ""]
+        return "\n".join(out)
+
 
 class ZBracket(_Bracket):
     name = "bracket-z"
@@ -258,3 +289,15 @@ class ZBracket(_Bracket):
 
     def bbox(self, p):
         return (-p["flange"], -p["width"] / 2, 0.0, p["thickness"] + p["flange"], p["width"] / 2, p["height"])
+
+    def alternative(self, p):
+        """Three boxes (flange, web, flange) unioned without cleaning; holes drilled with `hole`."""
+        out = self._header(p, "Z bracket from three plates.", ["flange", "height", "width", "thickness", "hole_d"])
+        out += ["t = thickness", "",
+                "lower = cq.Workplane(\"XY\").center((t - flange) / 2, 0).box(flange + t, width, t, centered=(True, True, False))",
+                "web = cq.Workplane(\"XY\").center(t / 2, 0).box(t, width, height, centered=(True, True, False))",
+                "upper = cq.Workplane(\"XY\", origin=(0, 0, height - t)).center((t + flange) / 2, 0).box(flange + t, width, t, centered=(True, True, False))",
+                "body = lower.union(web, clean=False).union(upper, clean=False)",
+                "holes = cq.Workplane(\"XY\").pushPoints([(-flange / 2, 0), (t + flange / 2, 0)]).circle(hole_d / 2).extrude(height)",
+                "result = body.cut(holes)", ""]
+        return "\n".join(out)

@@ -158,3 +158,28 @@ class Enclosure(Family):
 
     def bbox(self, p):
         return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["height"] + p["lip_h"])
+
+    def alternative(self, p):
+        """Sketch and cut instead of `shell()`: the outside extruded from a rounded sketch, the cavity
+        cut from it, the lip ring and the standoffs added and the holes cut, no union cleaned (so the
+        cavity's and the lip's inside corners come out as separate faces on one cylinder)."""
+        out = ["import cadquery as cq", "", "# Enclosure by sketch and cut (no shell).", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in _NAMES] + [f"vents = {p['vents']}", "",
+                "def rounded(size_x, size_y, radius):",
+                "    return cq.Sketch().rect(size_x, size_y).vertices().fillet(radius)", "", "",
+                "def block(size_x, size_y, radius, z0, z1):",
+                '    return cq.Workplane("XY").workplane(offset=z0).placeSketch(rounded(size_x, size_y, radius)).extrude(z1 - z0)', "",
+                "",
+                "inset = wall - lip_t",
+                "box = block(length, width, corner_r, 0, height).cut(block(length - 2 * wall, width - 2 * wall, corner_r - wall, wall, height), clean=False)",
+                "lip = block(length - 2 * inset, width - 2 * inset, corner_r - inset, height, height + lip_h).cut(",
+                "    block(length - 2 * wall, width - 2 * wall, corner_r - wall, height, height + lip_h), clean=False)",
+                "box = box.union(lip, clean=False)",
+                'vents_cut = (cq.Workplane("XZ", origin=(0, -width / 2 + wall / 2, 0))',
+                "             .pushPoints([((i - (vents - 1) / 2) * vent_pitch, vent_z) for i in range(vents)])",
+                "             .rect(vent_w, vent_h).extrude(wall, both=True))",
+                "box = box.cut(vents_cut, clean=False)",
+                'corners = cq.Workplane("XY").workplane(offset=wall).rect(standoff_pitch_x, standoff_pitch_y, forConstruction=True).vertices()',
+                "box = box.union(corners.circle(standoff_d / 2).extrude(standoff_h), clean=False)",
+                "result = box.cut(corners.circle(standoff_hole_d / 2).extrude(standoff_h), clean=False)", ""]
+        return "\n".join(out)

@@ -80,6 +80,23 @@ class HeatSink(Family):
     def bbox(self, p):
         return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["base_t"] + p["fin_h"])
 
+    def alternative(self, p):
+        """Base and fins as one sketched comb profile in XZ extruded along Y; holes cut as cylinders."""
+        out = ["import cadquery as cq", "", "# Heat sink: the comb profile (base and fins) in XZ, extruded along Y.",
+               f"# Frame: {self.frame}."] + [f"{k} = {n(p[k])}" for k in ("length", "width", "base_t", "fin_t", "fin_h", "hole_d")]
+        out += [f"fins = {p['fins']}", "pitch = (length - fin_t) / (fins - 1)", "",
+                "top = base_t + fin_h",
+                "xs = [-length / 2 + i * pitch for i in range(fins)]  # each fin's -X side",
+                "profile = [(-length / 2, 0), (length / 2, 0), (length / 2, top)]",
+                "for i in range(fins - 1, 0, -1):  # along the top, right to left: down each gap and up the next fin",
+                "    profile += [(xs[i], top), (xs[i], base_t), (xs[i - 1] + fin_t, base_t), (xs[i - 1] + fin_t, top)]",
+                "profile.append((-length / 2, top))",
+                'body = cq.Workplane("XZ").polyline(profile).close().extrude(width / 2, both=True)',
+                "x = 0 if fins % 2 == 0 else pitch / 2",
+                'holes = cq.Workplane("XY").pushPoints([(x, -width / 4), (x, width / 4)]).circle(hole_d / 2).extrude(base_t)',
+                "result = body.cut(holes)", ""]
+        return "\n".join(out)
+
 
 class TSlotProfile(Family):
     name = "tslot"
@@ -154,3 +171,16 @@ class TSlotProfile(Family):
     def bbox(self, p):
         s = p["size"] / 2
         return (-s, -s, 0.0, s, s, p["length"])
+
+    def alternative(self, p):
+        """One sketch: the square, the bore and four T-shaped pockets subtracted, extruded once."""
+        out = ["import cadquery as cq", "", "# T-slot profile as one sketch extruded along Z.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("size", "length", "opening", "lip", "cavity_w", "cavity_d", "bore_d")]
+        out += ["import math", "", "section = cq.Sketch().rect(size, size).push([(0, 0)]).circle(bore_d / 2, mode=\"s\").reset()",
+                "for angle in (0, 90, 180, 270):",
+                "    a = math.radians(angle)",
+                "    for depth, w, h in ((size / 2 - lip / 2, opening, lip + 0.01), (size / 2 - lip - cavity_d / 2, cavity_w, cavity_d)):",
+                "        at = cq.Location(cq.Vector(-depth * math.sin(a), depth * math.cos(a), 0), cq.Vector(0, 0, 1), angle)",
+                "        section = section.push([at]).rect(w, h, mode=\"s\").reset()",
+                "result = cq.Workplane(\"XY\").placeSketch(section).extrude(length)", ""]
+        return "\n".join(out)

@@ -116,6 +116,14 @@ class SpurGear(Family):
                 xs.append(tip * math.cos(ang)); ys.append(tip * math.sin(ang))
         return (min(xs), min(ys), 0.0, max(xs), max(ys), p["face_width"])
 
+    def alternative(self, p):
+        """The same outline as a sketch polygon, extruded; the bore cut as a cylinder."""
+        script = self.script(p, omit=True)
+        head, _, _ = script.partition("result = (")
+        return head + "\n".join([
+            'blank = cq.Workplane("XY").placeSketch(cq.Sketch().polygon(outline + [outline[0]])).extrude(face_width)',
+            'result = blank.cut(cq.Workplane("XY").circle(bore_d / 2).extrude(face_width))', ""])
+
 
 def _half_angle(p, r):
     inv = lambda alpha: math.tan(alpha) - alpha  # noqa: E731
@@ -198,3 +206,11 @@ class RingGear(Family):
     def bbox(self, p):
         r = p["outer_d"] / 2
         return (-r, -r, 0.0, r, r, p["face_width"])
+
+    def alternative(self, p):
+        """One sketch: the outside circle with the toothed cavity subtracted, extruded once."""
+        script = self.script(p)
+        head, _, _ = script.partition('gap = cq.Workplane("XY")')
+        return head + "\n".join([
+            'section = cq.Sketch().circle(outer_d / 2).polygon(cavity + [cavity[0]], mode="s")',
+            'result = cq.Workplane("XY").placeSketch(section).extrude(face_width)', ""])

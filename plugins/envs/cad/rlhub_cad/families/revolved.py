@@ -104,6 +104,19 @@ class Knob(Family):
         r = p["flange_d"] / 2
         return (-r, -r, 0.0, r, r, p["height"])
 
+    def alternative(self, p):
+        """A cylinder and a cone (Solid.makeCone) unioned, the top edge filleted, the bore drilled
+        with `hole` from below."""
+        out = _header("Knob: flange cylinder and conical grip, filleted, drilled.", self.frame, p,
+                      ["flange_d", "flange_t", "body_d", "top_d", "height", "bore_d", "bore_depth", "top_fillet"])
+        out += ["", 'flange = cq.Workplane("XY").circle(flange_d / 2).extrude(flange_t)',
+                ("grip = cq.Solid.makeCone(body_d / 2, top_d / 2, height - flange_t, cq.Vector(0, 0, flange_t), cq.Vector(0, 0, 1))"
+                 if p["top_d"] < p["body_d"] else  # a straight grip: OCC makes no cone with equal radii
+                 "grip = cq.Solid.makeCylinder(body_d / 2, height - flange_t, cq.Vector(0, 0, flange_t), cq.Vector(0, 0, 1))"),
+                'body = flange.union(cq.Workplane("XY").add(grip)).edges(">Z").fillet(top_fillet)',
+                'result = body.faces("<Z").workplane().hole(bore_d, bore_depth)', ""]
+        return "\n".join(out)
+
 
 class Bottle(Family):
     name = "bottle"

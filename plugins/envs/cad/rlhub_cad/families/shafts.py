@@ -105,3 +105,26 @@ class KeyedShaft(Family):
     def bbox(self, p):
         r = p["middle_d"] / 2
         return (-r, -r, 0.0, r, r, p["bottom_len"] + p["middle_len"] + p["top_len"])
+
+    def alternative(self, p):
+        """The stepped profile revolved in one go; the keyway cut as a box between two end-mill
+        cylinders (what an end mill sweeps), unioned without cleaning."""
+        out = ["import cadquery as cq", "", "# Stepped shaft: revolved profile, keyway cut as box + two cylinders.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("bottom_d", "bottom_len", "middle_d", "middle_len", "top_d", "top_len",
+                                              "key_w", "key_depth", "key_len")]
+        side = -1 if p.get("keyway_side") == "-X" else 1
+        out += ["z1, z2 = bottom_len, bottom_len + middle_len", "z3 = z2 + top_len",
+                "profile = [(0, 0), (bottom_d / 2, 0), (bottom_d / 2, z1), (middle_d / 2, z1), (middle_d / 2, z2),",
+                "           (top_d / 2, z2), (top_d / 2, z3), (0, z3)]",
+                'shaft = cq.Workplane("XZ").polyline(profile).close().revolve(360, (0, 0, 0), (0, 1, 0))',
+                f"side = {side}  # +1: the keyway on +X",
+                "key_z = z1 + middle_len + top_len / 2",
+                "x0 = side * (top_d / 2 - key_depth)  # the keyway's flat bottom",
+                "reach = key_depth + top_d / 2",
+                "straight = key_len - key_w",
+                'cutter = cq.Workplane("XY").box(reach, key_w, straight, centered=(False, True, True)).translate((min(x0, x0 + side * reach), 0, key_z))',
+                "for end in (-1, 1):",
+                '    mill = cq.Workplane("YZ", origin=(x0, 0, key_z + end * straight / 2)).circle(key_w / 2).extrude(side * reach)',
+                "    cutter = cutter.union(mill, clean=False)",
+                "result = shaft.cut(cutter)", ""]
+        return "\n".join(out)

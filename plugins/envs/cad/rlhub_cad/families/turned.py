@@ -98,6 +98,22 @@ class Flange(Family):
         r = p["flange_d"] / 2
         return (-r, -r, 0.0, r, r, p["flange_t"] + p["hub_h"])
 
+    def alternative(self, p):
+        """The disc and hub revolved from one half section with the bore in it; bolt holes drilled
+        from the bottom face with `hole`."""
+        out = _header("Flange: revolved section, bolt holes drilled from below.", self.frame, p,
+                      ["flange_d", "flange_t", "hub_d", "hub_h", "bore_d", "bolt_circle_d", "bolt_d"])
+        out += [f"bolts = {p['bolts']}", "",
+                "section = [(bore_d / 2, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (hub_d / 2, flange_t),",
+                "           (hub_d / 2, flange_t + hub_h), (bore_d / 2, flange_t + hub_h)]",
+                'body = cq.Workplane("XZ").polyline(section).close().revolve(360, (0, 0, 0), (0, 1, 0))',
+                "centres = [(bolt_circle_d / 2 * math.cos(2 * math.pi * i / bolts), bolt_circle_d / 2 * math.sin(2 * math.pi * i / bolts))",
+                "           for i in range(bolts)]",
+                'holes = cq.Workplane("XY").pushPoints(centres).circle(bolt_d / 2).extrude(flange_t)',
+                "result = body.cut(holes)", ""]
+        out.insert(1, "import math")
+        return "\n".join(out)
+
 
 class Washer(Family):
     name = "washer"
@@ -143,6 +159,14 @@ class Washer(Family):
     def bbox(self, p):
         r = p["outer_d"] / 2
         return (-r, -r, 0.0, r, r, p["thickness"])
+
+    def alternative(self, p):
+        """A revolved rectangle (the ring's half section)."""
+        out = _header("Flat washer, revolved.", self.frame, p, ["outer_d", "hole_d", "thickness"])
+        return "\n".join(out + ["", 'result = cq.Workplane("XZ").rect((outer_d - hole_d) / 2, thickness, centered=False)'
+                                 ".translate((hole_d / 2, 0, 0)).revolve(360, (0, 0, 0), (0, 1, 0))",
+                                 "result = cq.Workplane(\"XZ\").center(hole_d / 2, 0).rect((outer_d - hole_d) / 2, thickness, centered=False)"
+                                 ".revolve(360, (-hole_d / 2, 0, 0), (-hole_d / 2, 1, 0))", ""])
 
 
 class Bushing(Family):
@@ -207,6 +231,13 @@ class Bushing(Family):
         r = p["flange_d"] / 2
         return (-r, -r, 0.0, r, r, p["length"])
 
+    def alternative(self, p):
+        """Two cylinders unioned without cleaning, the bore drilled with `hole`."""
+        out = _header("Flanged bushing from two cylinders.", self.frame, p, ["bore_d", "outer_d", "length", "flange_d", "flange_t"])
+        return "\n".join(out + ["", 'flange = cq.Workplane("XY").circle(flange_d / 2).extrude(flange_t)',
+                                 'sleeve = cq.Workplane("XY").circle(outer_d / 2).extrude(length)',
+                                 'result = flange.union(sleeve, clean=False).faces(">Z").workplane().hole(bore_d)', ""])
+
 
 class HexNut(Family):
     name = "hex-nut"
@@ -269,6 +300,22 @@ class HexNut(Family):
     def bbox(self, p):
         rc = p["across_flats"] / 2 / math.cos(math.radians(30))
         return (-rc, -p["across_flats"] / 2, 0.0, rc, p["across_flats"] / 2, p["height"])
+
+    def alternative(self, p):
+        """The prism drilled with `hole`, its corners chamfered by cutting away two revolved
+        triangles (what lies outside the double cone) instead of intersecting with it."""
+        out = _header("Hex nut: prism drilled, corners chamfered by cutting revolved triangles.", self.frame, p,
+                      ["across_flats", "height", "hole_d", "chamfer_deg"])
+        out.insert(1, "import math")
+        out += ["across_corners = across_flats / math.cos(math.radians(30))",
+                "r0, r1 = across_flats / 2, across_corners / 2 + 1",
+                "rise = (r1 - r0) * math.tan(math.radians(chamfer_deg))", "",
+                'nut = cq.Workplane("XY").polygon(6, across_corners).extrude(height).faces(">Z").workplane().hole(hole_d)',
+                "for tri in ([(r0, 0), (r1 + 1, 0), (r1 + 1, rise * (r1 + 1 - r0) / (r1 - r0))],",
+                "            [(r0, height), (r1 + 1, height), (r1 + 1, height - rise * (r1 + 1 - r0) / (r1 - r0))]):",
+                '    nut = nut.cut(cq.Workplane("XZ").polyline(tri).close().revolve(360, (0, 0, 0), (0, 1, 0)))',
+                "result = nut", ""]
+        return "\n".join(out)
 
 
 class Pulley(Family):
@@ -350,3 +397,18 @@ class Pulley(Family):
     def bbox(self, p):
         r = p["outer_d"] / 2
         return (-r, -r, 0.0, r, r, p["width"])
+
+    def alternative(self, p):
+        """A drilled cylinder with the groove cut by a revolved trapezoid."""
+        out = _header("V-belt pulley: a drilled blank, the groove cut by a revolved trapezoid.", self.frame, p,
+                      ["outer_d", "width", "groove_top_w", "groove_depth", "groove_deg", "bore_d"])
+        out.insert(1, "import math")
+        out += ["r = outer_d / 2", "rb = r - groove_depth",
+                "bottom_w = groove_top_w - 2 * groove_depth * math.tan(math.radians(groove_deg / 2))",
+                "# the trapezoid runs 1 mm past the rim along its flanks' lines",
+                "over = math.tan(math.radians(groove_deg / 2))",
+                "groove = [(rb, (width - bottom_w) / 2), (r + 1, (width - groove_top_w) / 2 - over),",
+                "          (r + 1, (width + groove_top_w) / 2 + over), (rb, (width + bottom_w) / 2)]", "",
+                'blank = cq.Workplane("XY").circle(r).extrude(width).faces(">Z").workplane().hole(bore_d)',
+                'result = blank.cut(cq.Workplane("XZ").polyline(groove).close().revolve(360, (0, 0, 0), (0, 1, 0)))', ""]
+        return "\n".join(out)
