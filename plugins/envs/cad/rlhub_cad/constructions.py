@@ -72,7 +72,8 @@ def check(pattern: str = "cad/*", seeds: int = 1, log=print) -> list[dict]:
 
     from .env import CadEnvironment
     from .families import FAMILIES
-    from .kinds import GRADING, KINDS
+    from . import stated
+    from .kinds import KINDS
 
     verifier = MeshIoU()
     ctx = VerifyContext(profile=CADQUERY_PROFILE, _sandbox=get_sandbox())
@@ -96,7 +97,7 @@ def check(pattern: str = "cad/*", seeds: int = 1, log=print) -> list[dict]:
                                       + differences(ref.built["form"], alt.built["form"], size))
                 row["counts"] = (len(ref.built["features"]), len(ref.built["form"]))
                 for kind in kinds:
-                    grading = GRADING[kind]
+                    grading = stated.grading(fam, kind, p)
                     v = verifier.grade(ref, alt, "none", Grading.model_validate(grading))
                     row["rewards"][kind] = (v.reward, v.passed, v.details.get("mismatches", [])[:2])
             row["seconds"] = round(time.perf_counter() - start, 2)

@@ -97,6 +97,7 @@ def validate(shape, max_faces: int) -> dict:
     return {
         "volume": volume, "area": area_props.Mass(), "bbox": bbox, "diag": diag,
         "center": [com.X(), com.Y(), com.Z()], "n_faces": n_faces,
+        "voids": len(shells) - 1,  # closed shells inside the outer one: sealed cavities
         "n_edges": sum(1 for _ in _sub_shapes(shape, TopAbs_EDGE)),
     }
 

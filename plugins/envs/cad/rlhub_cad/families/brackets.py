@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import presence, size, wall
 from ..fmt import half_steps, mm, n
 
 
@@ -12,6 +13,7 @@ class _Bracket(Family):
     omit = "holes"
     shape = ""
     bare_note = "the bent plate without its holes"
+    stated = (presence("omit", "the holes"), size("hole_d", "hole diameter", kinds=("image",)), wall("thickness", "plate thickness"))
 
     def _common(self, rng):
         return {"thickness": half_steps(rng, 3, 8), "width": float(rng.randrange(20, 61, 5)),
@@ -54,6 +56,9 @@ class LBracket(_Bracket):
     gusset = False
     mutations = (Resize("thickness", "plate thickness"), Resize("hole_d", "hole diameter"), Resize("height", "upright height"), Bare())
 
+    def solid_spot(self, p):
+        return (p["base"] - 1, 0.0, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # near the base leg's end
+
     def sample(self, rng):
         p = self._common(rng)
         p["base"] = float(rng.randrange(30, 81, 5))
@@ -88,7 +93,8 @@ class LBracket(_Bracket):
         if self.gusset:
             out += ["gusset_plate = (", '    cq.Workplane("XZ")',
                     "    .polyline([(thickness, thickness), (thickness + gusset, thickness), (thickness, thickness + gusset)])",
-                    "    .close()", "    .extrude(gusset_t / 2, both=True)", ")", "body = body.union(gusset_plate)"]
+                    "    .close()", "    .extrude(gusset_t / 2, both=True)", ")",
+                    "body = body" if p.get("no_gusset") else "body = body.union(gusset_plate)"]  # no_gusset: a wrong part
         if omit:
             return "\n".join(out + ["result = (", "    body", ")", ""])
         out += [f"hole_ys = {ys}",
@@ -161,6 +167,7 @@ class GussetBracket(LBracket):
     gusset = True
     features = ("holes",)
     mutations = (Resize("gusset", "gusset leg"), Resize("hole_d", "hole diameter"), Resize("height", "upright height"), Bare())
+    stated = _Bracket.stated + (presence("no_gusset", "the gusset", grades=("plane",)),)
 
 
 class UBracket(_Bracket):
@@ -168,6 +175,9 @@ class UBracket(_Bracket):
     noun = "a U bracket"
     frame = "with the base on the XY plane, centred on the origin in X and Y, the side walls rising along +Z"
     mutations = (Resize("thickness", "plate thickness"), Resize("hole_d", "hole diameter"), Resize("span", "outside span"), Bare())
+
+    def solid_spot(self, p):
+        return (0.0, p["width"] / 2 - 1, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # in the base, by an edge
 
     def sample(self, rng):
         p = self._common(rng)
@@ -240,6 +250,9 @@ class ZBracket(_Bracket):
     frame = ("with the web's outside face on the YZ plane: the lower flange on the XY plane running along -X, the upper "
              "flange at the top running along +X, centred in Y")
     mutations = (Resize("flange", "flange length"), Resize("hole_d", "hole diameter"), Resize("height", "height"), Bare())
+
+    def solid_spot(self, p):
+        return (p["thickness"] / 2, 0.0, p["height"] / 2, min(0.5, p["thickness"] / 4))  # in the web
 
     def sample(self, rng):
         p = self._common(rng)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import count, presence, size
 from ..fmt import half_steps, mm, n
 
 
@@ -14,6 +15,19 @@ class HeatSink(Family):
     omit = "mounting holes"
     mutations = (Resize("hole_d", "hole diameter"), Resize("fin_h", "fin height"), Resize("length", "length"), Bare())
     bare_note = "base and fins, no mounting holes"
+    stated = (count("fins", "fins", grades=("plane",)),
+              presence("omit", "the mounting holes"),
+              size("hole_d", "mounting hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (0.0, 0.0, p["base_t"] / 2, min(1.0, p["base_t"] / 4))  # in the base, between the two holes
+
+    def free(self, p, kind):
+        """Which of the two middle gaps takes the holes (an odd number of fins) is left to the
+        model where the prompt says only "two mounting holes": the half turn about Z."""
+        if kind == "abstract" and p["fins"] % 2:
+            return {"symmetries": ((-1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),)}
+        return {}
 
     def sample(self, rng):
         length = float(rng.randrange(30, 101, 5))
@@ -106,6 +120,13 @@ class TSlotProfile(Family):
     omit = "centre bore"
     mutations = (Resize("opening", "slot opening"), Resize("bore_d", "bore diameter"), Resize("length", "length"), Bare())
     bare_note = "a plain square bar, no slots, no bore"
+    stated = (presence("no_slots", "the T-slots", grades=("plane",)),
+              presence("omit", "the centre bore", kinds=("image", "dimensioned", "steps", "edit", "repair")),
+              size("bore_d", "centre bore diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        c = p["size"] / 2 - 1.5
+        return (c, c, p["length"] / 2, 0.5)  # in a corner, between two slots
 
     def bare(self, p):
         return "\n".join(["import cadquery as cq", "", "# The profile's square bar only.", f"# Frame: {self.frame}.",
@@ -139,9 +160,10 @@ class TSlotProfile(Family):
                 ")", "body = cq.Workplane(\"XY\").rect(size, size).extrude(length)"]
         if not omit:
             out.append("body = body.cut(cq.Workplane(\"XY\").circle(bore_d / 2).extrude(length))")
-        out += ["for quarter in range(4):  # the same slot on all four sides",
-                "    body = body.cut(slot.rotate((0, 0, 0), (0, 0, 1), 90 * quarter))",
-                "result = (", "    body", ")", ""]
+        if not p.get("no_slots"):
+            out += ["for quarter in range(4):  # the same slot on all four sides",
+                    "    body = body.cut(slot.rotate((0, 0, 0), (0, 0, 1), 90 * quarter))"]
+        out += ["result = (", "    body", ")", ""]
         return "\n".join(out)
 
     def abstract(self, p):

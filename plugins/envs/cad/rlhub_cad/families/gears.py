@@ -6,6 +6,7 @@ import math
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Count, Resize
+from ..stated import count, presence, size
 from ..fmt import mm, n
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
@@ -20,6 +21,12 @@ class SpurGear(Family):
     unscaled = ("pressure_deg",)
     mutations = (Resize("bore_d", "bore diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain blank at the tip diameter, no teeth, no bore"
+    stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the bore"), size("bore_d", "bore diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        root_r = p["module"] * p["teeth"] / 2 - 1.25 * p["module"]
+        return ((root_r + p["bore_d"] / 2) / 2, 0.0, p["face_width"] / 2,
+                min(1.0, (root_r - p["bore_d"] / 2) / 4, p["face_width"] / 4))
 
     def bare(self, p):
         tip = p["module"] * p["teeth"] / 2 + p["module"]
@@ -139,6 +146,12 @@ class RingGear(Family):
     omit = "teeth"
     mutations = (Resize("outer_d", "outside diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain ring, no teeth"
+    stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the teeth", grades=("teeth",)))
+
+    def solid_spot(self, p):
+        root_r = p["module"] * p["teeth"] / 2 + 1.25 * p["module"]
+        return ((root_r + p["outer_d"] / 2) / 2, 0.0, p["face_width"] / 2,
+                min(1.0, (p["outer_d"] / 2 - root_r) / 4, p["face_width"] / 4))
 
     def sample(self, rng):
         module = float(rng.choice([1.0, 1.5, 2.0, 2.5]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Flag, Move, Resize
+from ..stated import SHOWN, Stated, count, face, presence, size
 from ..fmt import half_steps, mm, n
 
 
@@ -18,6 +19,13 @@ class HingeLeaf(Family):
                       when=lambda p: p["countersunk"]),
                  Resize("hole_d", "hole diameter"), Resize("length", "length"), Bare())
     bare_note = "leaf and knuckles without mounting holes or pin hole"
+    stated = (count("knuckles", "knuckles", grades=("boss",)), count("holes", "mounting holes"), presence("omit", "the mounting holes"),
+              Stated("presence", "countersunk", "the countersinks", grades=("cone",), value=False, when=lambda p: p["countersunk"]),
+              face("csk_face", "bottom", "the countersinks on the bottom face", kinds=SHOWN, when=lambda p: p["countersunk"]),
+              size("pin_d", "pin hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (0.0, p["leaf_w"] - 1, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # by the leaf's free edge
 
     def bare(self, p):
         return self.script(p, omit=True).replace("leaf.union(barrel).cut(gaps).cut(pin_hole)", "leaf.union(barrel).cut(gaps)")
@@ -189,6 +197,11 @@ class Clamp(Family):
     mutations = (Move("screw_x", "the screw boss and hole (along X)"), Resize("hole_d", "screw hole diameter"),
                  Resize("height", "height"), Bare())
     bare_note = "frame and boss without the screw hole"
+    stated = (presence("no_boss", "the screw boss", grades=("boss",)), presence("omit", "the screw hole", kinds=SHOWN),
+              size("hole_d", "screw hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (p["spine_t"] / 2, 0.0, p["height"] / 2, min(1.0, p["spine_t"] / 4))  # in the spine
 
     def sample(self, rng):
         width = float(rng.randrange(12, 31, 2))
@@ -228,7 +241,7 @@ class Clamp(Family):
                 "frame = (", '    cq.Workplane("XZ")', "    .polyline(profile)", "    .close()",
                 "    .extrude(width / 2, both=True)  # symmetric about the XZ plane", ")",
                 "boss = (", '    cq.Workplane("XY", origin=(screw_x, 0, height))', "    .circle(boss_d / 2)", "    .extrude(boss_h)", ")",
-                "body = frame.union(boss)"]
+                "body = frame" if p.get("no_boss") else "body = frame.union(boss)"]  # no_boss: a wrong part
         if omit:
             return "\n".join(out + ["result = (", "    body", ")", ""])
         out += ["# Screw hole straight down through the boss and the upper jaw into the throat.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import hollow, wall
 from ..fmt import half_steps, mm, n
 
 
@@ -21,6 +22,11 @@ class Elbow(Family):
     omit = "bore"
     mutations = (Resize("wall", "wall"), Resize("bend_r", "bend radius"), Resize("pipe_d", "pipe diameter"), Bare())
     bare_note = "a solid bent rod, no bore"
+    stated = (hollow("omit", "the bore"), wall("wall", "wall thickness"))
+
+    def solid_spot(self, p):
+        c = 0.5 ** 0.5  # half way round the bend, in the wall on the +Y side
+        return (p["bend_r"] * (1 - c), p["pipe_d"] / 2 - p["wall"] / 2, p["bend_r"] * c, min(1.0, p["wall"] / 4))
 
     def sample(self, rng):
         pipe_d, wall = _pipe(rng)
@@ -83,6 +89,10 @@ class Tee(Family):
     omit = "branch bore"
     mutations = (Resize("branch_h", "branch height"), Resize("wall", "run wall"), Resize("run_len", "run length"), Bare())
     bare_note = "solid run and branch, no bores"
+    stated = (hollow("omit", "the branch's bore"), wall("wall", "run wall thickness"))
+
+    def solid_spot(self, p):
+        return (-p["run_len"] / 2 + 2, 0.0, -(p["pipe_d"] / 2 - p["wall"] / 2), min(1.0, p["wall"] / 4))  # the run's floor
 
     def bare(self, p):
         out = ["import cadquery as cq", "", "# The tee's outside only.", f"# Frame: {self.frame}."]
@@ -170,6 +180,10 @@ class Reducer(Family):
     omit = "bore"
     mutations = (Resize("wall", "wall"), Resize("cone_len", "cone length"), Resize("large_d", "large end diameter"), Bare())
     bare_note = "solid, no bore"
+    stated = (hollow("omit", "the bore"), wall("wall", "wall thickness"))
+
+    def solid_spot(self, p):
+        return (p["large_d"] / 2 - p["wall"] / 2, 0.0, p["large_len"] / 2, min(1.0, p["wall"] / 4))
 
     def sample(self, rng):
         large_d, wall = _pipe(rng)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Flag, Resize
+from ..stated import face, presence, size, steps
 from ..fmt import half_steps, mm, n
 
 # ISO/DIN 6885 feather keys: (shaft diameter above, key width, keyway depth in the shaft).
@@ -20,6 +21,12 @@ class KeyedShaft(Family):
     mutations = (Flag("keyway_side", "-X", "face", "the keyway on the -X side instead of +X"),
                  Resize("key_w", "keyway width"), Resize("top_len", "top section length"), Bare())
     bare_note = "the stepped shaft without its keyway"
+    stated = (steps("steps", "the shaft's diameters (three sections)"), presence("omit", "the keyway", grades=("slot",)),
+              face("keyway_side", "-X", "the keyway on the -X side instead of +X", grades=("slot",)),
+              size("top_d", "top section diameter", kinds=("image",), grades=("boss",)))
+
+    def solid_spot(self, p):
+        return (0.0, 0.0, p["bottom_len"] / 2, min(1.0, p["bottom_d"] / 8))  # on the axis, in the bottom section
 
     def sample(self, rng):
         top_d = float(rng.randrange(12, 41, 2))
@@ -53,9 +60,15 @@ class KeyedShaft(Family):
                f"# Frame: {self.frame}."]
         out += [f"{k} = {n(p[k])}" for k in ("bottom_d", "bottom_len", "middle_d", "middle_len", "top_d", "top_len",
                                               "key_w", "key_depth", "key_len")]
-        out += ["", "shaft = (", '    cq.Workplane("XY")', "    .circle(bottom_d / 2)", "    .extrude(bottom_len)",
-                '    .faces(">Z").workplane()', "    .circle(middle_d / 2)", "    .extrude(middle_len)",
-                '    .faces(">Z").workplane()', "    .circle(top_d / 2)", "    .extrude(top_len)", ")"]
+        sections = [("bottom_d", "bottom_len"), ("middle_d", "middle_len"), ("top_d", "top_len")]
+        if p.get("steps") == -1:  # a wrong part: two diameters (the bottom section as wide as the middle)
+            sections[0] = ("middle_d", "bottom_len")
+        elif p.get("steps") == 1:  # a wrong part: four diameters (a collar between the middle and the top)
+            sections[1:2] = [("middle_d", "middle_len / 2"), ("(middle_d + top_d) / 2", "middle_len / 2")]
+        out += ["", "shaft = (", '    cq.Workplane("XY")']
+        for i, (d, length) in enumerate(sections):
+            out += ([] if i == 0 else ['    .faces(">Z").workplane()']) + [f"    .circle({d} / 2)", f"    .extrude({length})"]
+        out += [")"]
         if omit:
             return "\n".join(out + ["result = (", "    shaft", ")", ""])
         out += ["# Keyway: an end-milled slot (round ends) on the +X side, centred along the top section,",
