@@ -23,7 +23,7 @@ class KeyedShaft(Family):
     bare_note = "the stepped shaft without its keyway"
     stated = (steps("steps", "the shaft's diameters (three sections)"), presence("omit", "the keyway", grades=("slot",)),
               face("keyway_side", "-X", "the keyway on the -X side instead of +X", grades=("slot",)),
-              size("top_d", "top section diameter", kinds=("image",), grades=("boss",)))
+              size("key_w", "keyway width", kinds=("image",)))
 
     def solid_spot(self, p):
         return (0.0, 0.0, p["bottom_len"] / 2, min(1.0, p["bottom_d"] / 8))  # on the axis, in the bottom section

@@ -370,7 +370,7 @@ class Pulley(Family):
     mutations = (Resize("groove_depth", "groove depth"), Resize("bore_d", "bore diameter"), Resize("outer_d", "outside diameter"), Bare())
     bare_note = "a plain cylinder, no groove, no bore"
     stated = (presence("omit", "the V groove", grades=("cone",)), presence("no_bore", "the bore"),
-              size("groove_depth", "groove depth", kinds=("image",), grades=("cone",)))
+              size("bore_d", "bore diameter", kinds=("image",)))  # (a groove's depth is a difference of radii: graded as positions)
 
     def solid_spot(self, p):
         rb = p["outer_d"] / 2 - p["groove_depth"]
