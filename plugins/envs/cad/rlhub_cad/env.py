@@ -11,7 +11,7 @@ from hub import Task, Variant
 from hub.core.family import Family as TaskFamily, FamilyEnvironment
 from rlhub_mesh.verifier import MeshHidden
 
-from . import mutations
+from . import mutations, stated
 from .family import Family
 from .fmt import fence
 from .kinds import GRADING, KINDS, Built
@@ -48,7 +48,7 @@ class PartFamily(TaskFamily[Built]):
 
     def hidden(self, built: Built, kind: str) -> MeshHidden:
         return MeshHidden(reference_script=self.family.script(built.params), options={"invariance": "none"},
-                          features=tuple(self.family.features), grading=GRADING[kind])
+                          features=tuple(self.family.features), grading=stated.grading(self.family, kind, built.params))
 
     def reference(self, built: Built, kind: str) -> str:
         return fence(self.family.script(built.params))
@@ -61,11 +61,20 @@ class PartFamily(TaskFamily[Built]):
         return meta
 
     def wrong(self, built: Built, kind: str) -> list[Variant]:
-        """The family's mutations of this part (and, for edits, the script left unedited)."""
+        """Wrong parts of this part: one or more for every property the kind's prompt states
+        (stated.py: counts +-1, features left off or on another face, sizes off by a few
+        tolerances, a sealed void), the family's own mutations (moves, the bare body), and, for
+        edits, the script left unedited. Raises mutations.Uncovered where a stated property has
+        none."""
         fam, p = self.family, built.params
         proportions = GRADING[kind]["mode"] == "normalised"
-        out = [Variant(w.kind, fence(w.script if w.script is not None else fam.script(w.params)), w.size,
-                       w.note, w.max_reward) for w in mutations.wrongs(fam, p, proportions)]
+        grading = stated.grading(fam, kind, p)
+        out, seen = [], set()
+        for w in mutations.wrongs(fam, p, proportions) + mutations.derived(fam, p, kind, grading):
+            response = fence(w.script if w.script is not None else fam.script(w.params))
+            if response not in seen:  # a declared property and a family mutation can make the same part
+                seen.add(response)
+                out.append(Variant(w.kind, response, w.size, w.note + (f" [{w.stated}]" if w.stated else ""), w.max_reward))
         if kind == "edit":
             out.append(Variant("unedited", fence(built.original), 1.0,
                                f"the script shown, without the edit ({built.extra['instruction']})", mutations.WRONG_CAP))
@@ -80,7 +89,8 @@ class PartFamily(TaskFamily[Built]):
         if script is None:
             script = (fam.script(p).rstrip("\n") + "\n\n# the same part, turned and turned back\n"
                       "result = result.rotate((0, 0, 0), (0, 0, 1), 90).rotate((0, 0, 0), (0, 0, 1), -90)\n")
-        return [f"Here is the part.\n\n{fence(script)}\n\nIt follows the specification."]
+        out = [f"Here is the part.\n\n{fence(script)}\n\nIt follows the specification."]
+        return out + [fence(s) for s in turned(fam.script(p), fam.free(p, kind))]
 
     def secrets(self, built: Built, kind: str, task: Task) -> list[str]:
         """The reference script and its construction lines.
@@ -138,3 +148,46 @@ class CadEnvironment(FamilyEnvironment):
         if candidate is not None:
             out["candidate"] = candidate
         return out
+
+
+def turned(script: str, free: dict) -> list[str]:
+    """The reference placed as the prompt also allows (Family.free): turned by each free
+    symmetry, and by an odd angle (17 degrees) about a free spin axis."""
+    import numpy as np
+
+    from rlhub_mesh.placement import rotation
+
+    out = []
+    turns = [np.asarray(m, dtype=float).reshape(4, 4) for m in free.get("symmetries", ())]
+    if free.get("spin"):
+        turns.append(rotation(*free["spin"], np.radians(17.0)))
+    for m in turns:
+        axis, angle, point = _axis_angle(m)
+        if axis is None:
+            continue
+        out.append(script.rstrip("\n") + "\n\n# placed as the prompt leaves free\n"
+                   f"result = result.rotate({_pt(point)}, {_pt(point + axis)}, {angle:.10g})\n")
+    return out
+
+
+def _pt(v) -> str:
+    return "(" + ", ".join(f"{float(c):.10g}" for c in v) + ")"
+
+
+def _axis_angle(m):
+    """(unit axis, degrees, a point on the axis) of a proper rotation about a fixed axis; (None,
+    None, None) for anything else (mirrors, screws)."""
+    import numpy as np
+
+    rot, t = m[:3, :3], m[:3, 3]
+    if np.linalg.det(rot) < 0:
+        return None, None, None
+    w, v = np.linalg.eig(rot)
+    axis = np.real(v[:, np.argmin(np.abs(w - 1))])
+    axis = axis / np.linalg.norm(axis)
+    angle = float(np.degrees(np.arctan2(np.dot(axis, [rot[2, 1] - rot[1, 2], rot[0, 2] - rot[2, 0], rot[1, 0] - rot[0, 1]]),
+                                        np.trace(rot) - 1)))
+    if abs(float(np.dot(t, axis))) > 1e-9:  # a screw: not a rotation about a fixed axis
+        return None, None, None
+    point = np.linalg.lstsq(np.eye(3) - rot, t, rcond=None)[0]
+    return axis, angle, point

@@ -30,6 +30,8 @@ class Family:
     omit: str = ""            # the feature `script(p, omit=True)` leaves out (for wrong answers)
     unscaled: tuple[str, ...] = ()   # float parameters that are not lengths (angles, ratios)
     mutations: tuple = ()     # how to make wrong parts from the parameters (see mutations.py)
+    stated: tuple = ()        # what each kind's prompt states or image shows (see stated.py)
+    derived: tuple[str, ...] = ()  # length parameters that follow from others (not stated on their own)
     bare_note: str = "every feature left off"
 
     # -- to implement --------------------------------------------------------------------------
@@ -80,6 +82,35 @@ class Family:
         """The same part built another way (a sketch for a box, explicit cuts for a hole
         command), for the checks' right answers; None where the family has none."""
         return None
+
+    def lengths(self, p: Params) -> list[str]:
+        """The length parameters a prompt that states every number states (non-zero floats that
+        are not angles or ratios and do not follow from others)."""
+        return [k for k, v in p.items() if isinstance(v, float) and v != 0
+                and k not in self.unscaled and k not in self.derived and k != "shift_x"]
+
+    def solid_spot(self, p: Params) -> tuple[float, float, float, float]:
+        """(x, y, z, r): a ball inside the material, clear of every feature, where a wrong part
+        hides a sealed void."""
+        raise NotImplementedError(f"{self.name}: no solid_spot, so no sealed-void wrong part")
+
+    def voided(self, p: Params) -> str:
+        """The reference with a sealed spherical void inside the material: right outside, hollow inside."""
+        from .fmt import n
+
+        x, y, z, r = self.solid_spot(p)
+        return (self.script(p).rstrip("\n") + "\n\n# A sealed void inside the material.\n"
+                f'result = result.cut(cq.Workplane("XY").sphere({n(r)}).translate(({n(x)}, {n(y)}, {n(z)})))\n')
+
+    def adjusted(self, p: Params, key: str, value) -> Params:
+        """The part with `key` set to `value` and what follows from it kept consistent (a hole
+        grid's pitch when its count changes, a lip that stays flush when the wall thickens): the
+        wrong part tried when changing `key` alone breaks the family's constraints."""
+        return {**p, key: value}
+
+    def free(self, p: Params, kind: str) -> dict:
+        """Placements the kind's prompt leaves free (rlhub_mesh.grading: `symmetries`, `spin`)."""
+        return {}
 
     def valid_edits(self, p: Params) -> list[Edit]:
         return [e for e in self.edits(p) if e.params != p and not self.violations(e.params)]

@@ -82,13 +82,16 @@ def _image(fam: Family, p: Params, rng: random.Random) -> Built:
 # The tolerance each kind's prompt implies, for the verifier (rlhub_mesh.grading): prompts that
 # state every number are graded in mm; abstract and image prompts state the overall size and the
 # frame but no feature sizes, so features count by kind, presence and rough place and size.
+# Volumes: within half the reference's in abstract tasks (walls are left to the model), a quarter
+# in image tasks (the drawing shows them to scale); stated.grading adds what each family's
+# prompt states to `require`.
 GRADING = {
-    "abstract": {"mode": "normalised", "pos_rel": 0.15, "size_rel": 0.35, "entry": False},
+    "abstract": {"mode": "normalised", "pos_rel": 0.15, "size_rel": 0.35, "entry": False, "volume_rel": 0.5},
     "dimensioned": {"mode": "absolute"},
     "steps": {"mode": "absolute"},
     "edit": {"mode": "absolute"},
     "repair": {"mode": "absolute"},
-    "image": {"mode": "normalised", "pos_rel": 0.05, "size_rel": 0.2, "entry": True},
+    "image": {"mode": "normalised", "pos_rel": 0.05, "size_rel": 0.2, "entry": True, "volume_rel": 0.25},
 }
 
 KINDS = {

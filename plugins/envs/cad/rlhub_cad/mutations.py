@@ -45,6 +45,11 @@ class Wrong:
     max_reward: float = WRONG_CAP
     script: str | None = None  # set when the script is not fam.script(params)
     visible_in_proportions: bool = False  # also wrong for a prompt that states only the overall size
+    stated: str = ""  # the stated property (stated.Stated.label) it is a wrong variant of
+
+
+class Uncovered(ValueError):
+    """A family states a property that no wrong part probes: the reward is unproven there."""
 
 
 def tolerance(fam, p: Params) -> float:
@@ -179,4 +184,90 @@ def wrongs(fam, p: Params, proportions: bool) -> list[Wrong]:
                 continue
             sized += 1
         out += made
+    return out
+
+
+# -- wrong parts derived from what the kind states (stated.py) ---------------------------------------
+EXACT_RESIZE = (2.0, 5.0)  # percent, at least 3 and 8 tolerances (Resize): the absolute kinds' sizes
+SIZE_FACTORS = (2, 5)  # feature sizes where proportions are graded: off by this many times `size_rel`
+
+
+def _valid(fam, p: Params, q: Params) -> bool:
+    return q != p and not fam.violations(q)
+
+
+def _option(fam, p: Params, item, value) -> tuple[Params, str | None]:
+    """The params (and script) of the part with the item's script option set."""
+    if item.param == "omit":
+        return p, fam.script(p, omit=True)
+    return {**p, item.param: value}, None
+
+
+def _resized(fam, p: Params, key: str, what: str, deltas: list[float]) -> list[Wrong]:
+    """`key` off by each delta (outwards if that builds, else inwards; then with what follows
+    from it adjusted, Family.adjusted), one wrong part per delta that gives any."""
+    value, out = p[key], []
+    for delta in deltas:
+        for make in (lambda v: {**p, key: v}, lambda v: fam.adjusted(p, key, v)):
+            q = next((q for q in (make(round(value + sign * delta, 6)) for sign in (1, -1)) if q[key] > 0 and _valid(fam, p, q)), None)
+            if q is not None:
+                pct = 100 * delta / abs(value)
+                out.append(Wrong(f"{key} changed", q, pct, f"{what} {n(q[key])} mm instead of {n(value)} ({n(pct)}% off)"))
+                break
+    return out
+
+
+def _sized(fam, p: Params, item, grading: dict, first_sized: bool) -> list[Wrong]:
+    """A stated size off by a few of the grader's tolerances: in mm where every number is stated
+    (at least 3 and 8 tolerances, 2 and 5 % of the value; 2 tolerances where nothing larger
+    builds), as a proportion elsewhere (SIZE_FACTORS times size_rel of a feature size, or of the
+    volume for a wall; 5 and 10 % of an overall extent)."""
+    value = abs(p[item.param])
+    if grading["mode"] == "absolute":
+        tol = tolerance(fam, p)
+        deltas = [max(value * pct / 100, k * tol) for pct, k in zip(EXACT_RESIZE, (3, 8))][:2 if first_sized else 1]
+        made = _resized(fam, p, item.param, item.feature, deltas)
+        return made or _resized(fam, p, item.param, item.feature, [2 * tol])
+    if item.what == "extent":
+        return _resized(fam, p, item.param, item.feature, [value * pct / 100 for pct in PROPORTION_PERCENTS])
+    rel = grading["volume_rel"] if item.what == "wall" else grading["size_rel"]
+    made = _resized(fam, p, item.param, item.feature, [k * rel * value for k in SIZE_FACTORS])
+    return made or _resized(fam, p, item.param, item.feature, [1.5 * rel * value])
+
+
+def derived(fam, p: Params, kind: str, grading: dict) -> list[Wrong]:
+    """Every stated property of this kind, with its wrong parts; raises Uncovered if one has none."""
+    from .stated import for_kind
+
+    out, uncovered, sized = [], [], 0
+    for item in for_kind(fam, p, kind):
+        made: list[Wrong] = []
+        if item.what in ("count", "steps"):
+            deltas = (1, -1)
+            for d in deltas:
+                if item.what == "count":
+                    for q in ({**p, item.param: p[item.param] + d}, fam.adjusted(p, item.param, p[item.param] + d)):
+                        if q[item.param] >= 1 and _valid(fam, p, q):
+                            made.append(Wrong(f"{item.param} count", q, 1.0, f"{q[item.param]} {item.feature} instead of {p[item.param]}"))
+                            break
+                else:
+                    q = {**p, item.param: d}
+                    if _valid(fam, p, q):
+                        made.append(Wrong("steps", q, 1.0, f"{item.feature}: one {'more' if d > 0 else 'fewer'}"))
+        elif item.what == "hollow" and item.param == "void":
+            made.append(Wrong("sealed void", p, 1.0, "a sealed void inside the material (right outside)", script=fam.voided(p)))
+        elif item.what in ("presence", "hollow", "face"):
+            q, script = _option(fam, p, item, item.value)
+            if script is not None or _valid(fam, p, q):
+                what = {"presence": f"{item.feature} left off", "hollow": f"solid: {item.feature} left out",
+                        "face": f"{item.feature}"}[item.what]
+                made.append(Wrong("face" if item.what == "face" else f"{item.feature} missing", q, 1.0, what, script=script))
+        else:
+            made = _sized(fam, p, item, grading, first_sized=sized < MAX_SIZED_KINDS)
+            sized += bool(made)
+        if not made:
+            uncovered.append(item.label)
+        out += [replace(w, stated=item.label, visible_in_proportions=True) for w in made]
+    if uncovered:
+        raise Uncovered(f"{fam.name} ({kind}): stated but probed by no wrong part: {', '.join(uncovered)}")
     return out

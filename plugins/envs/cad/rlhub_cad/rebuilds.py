@@ -47,7 +47,7 @@ class _FreshWorker:
 def jobs_for(pattern: str, seeds: int, extra: list[tuple[str, str]] = ()) -> list[Job]:
     from rlhub_cad.env import CadEnvironment
     from rlhub_cad.families import FAMILIES
-    from rlhub_cad.kinds import GRADING, KINDS
+    from rlhub_cad.kinds import KINDS
 
     out = []
     for fam in FAMILIES:
@@ -59,7 +59,7 @@ def jobs_for(pattern: str, seeds: int, extra: list[tuple[str, str]] = ()) -> lis
             for seed in range(seeds):
                 task = env.make_task(seed)
                 out.append(Job(f'{{"env": "{env_id}", "seed": {seed}}}', task.hidden["reference_script"],
-                               "teeth" in task.hidden["features"], GRADING[kind]))
+                               "teeth" in task.hidden["features"], task.hidden["grading"]))
     return out + [Job(name, script, False, {"mode": "absolute"}) for name, script in extra]
 
 

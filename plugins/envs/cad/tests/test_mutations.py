@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import pytest
 
-from rlhub_cad import mutations
+from rlhub_cad import mutations, stated
 from rlhub_cad.env import CadEnvironment
 from rlhub_cad.families import FAMILIES
 from rlhub_cad.kinds import GRADING, KINDS
@@ -76,8 +76,53 @@ def test_tasks_tell_the_verifier_their_tolerance():
         if kind == "image":
             continue
         task = _env(FAMILIES[2], kind).make_task(0)
-        assert task.hidden["grading"] == GRADING[kind]
+        assert {k: v for k, v in task.hidden["grading"].items() if k in GRADING[kind]} == GRADING[kind]
     assert GRADING["dimensioned"]["mode"] == "absolute" and GRADING["abstract"]["mode"] == "normalised"
+
+
+def test_what_a_prompt_states_is_required_by_its_grading():
+    """The measured kinds of every stated property join `require` where proportions are graded:
+    a heat sink's fins (planes), an enclosure's standoffs (bosses), a nut's chamfers (cones)."""
+    by = {f.name: f for f in FAMILIES}
+    for name, kind, needed in (("heat-sink", "abstract", "plane"), ("enclosure", "abstract", "boss"),
+                               ("hex-nut", "abstract", "cone"), ("pulley", "image", "cone"), ("shaft-keyed", "abstract", "boss")):
+        grading = _env(by[name], kind).make_task(0).hidden["grading"] if kind != "image" else \
+            stated.grading(by[name], kind, by[name].sample(__import__("random").Random(0)))
+        assert needed in grading["require"], (name, kind, grading["require"])
+    # nothing beyond the defaults where a prompt names no such property
+    assert tuple(_env(by["washer"], "abstract").make_task(0).hidden["grading"]["require"]) == stated.DEFAULT_REQUIRE
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=NAMES)
+def test_every_stated_property_has_a_wrong_part_in_every_kind(fam):
+    """Each stated property of each kind (stated.py) gets at least one wrong part, for several
+    parameter draws; `derived` raises Uncovered otherwise (and the wrong_fails check with it)."""
+    import random
+
+    for kind in KINDS:
+        for seed in range(6):  # the tasks' own parameters (an edit's are the edited part's); image ones drawn alike
+            p = fam.sample(random.Random(seed)) if kind == "image" else _env(fam, kind).params(seed).params
+            if fam.violations(p):
+                continue
+            grading = stated.grading(fam, kind, p)
+            wrongs = mutations.derived(fam, p, kind, grading)
+            covered = {w.stated for w in wrongs}
+            assert covered == {s.label for s in stated.for_kind(fam, p, kind)}, (fam.name, kind, seed)
+
+
+def test_a_stated_property_without_a_wrong_part_is_an_error():
+    from rlhub_cad.families.extrusions import HeatSink
+
+    class Sealed(HeatSink):  # states a count its constraints never let change
+        stated = HeatSink.stated + (stated.count("fins", "fins again"),)
+
+        def violations(self, p):
+            return ["fixed"] if p["fins"] != 5 else []
+
+    fam = Sealed()
+    p = {**fam.sample(__import__("random").Random(0)), "fins": 5}
+    with pytest.raises(mutations.Uncovered, match="count: fins"):
+        mutations.derived(fam, p, "abstract", stated.grading(fam, "abstract", p))
 
 
 def test_proportion_graded_kinds_only_get_what_their_prompt_states():

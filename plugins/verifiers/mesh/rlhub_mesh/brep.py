@@ -38,6 +38,25 @@ def _faces(shape):
     return [TopoDS.Face_s(f) for f in _sub_shapes(shape, TopAbs_FACE)]
 
 
+def unified(shape):
+    """The shape with faces that lie on one surface merged into one face (and edges on one curve
+    into one edge): OCC's ShapeUpgrade_UnifySameDomain. Feature recognition reads this, so a part
+    built by other operations (a sketch cut instead of `shell()`, unions with `clean=False`, a
+    cylinder split at another seam) has the same faces as the reference. Where OCC cannot unify
+    (it raises on some crafted shapes), the shape as built is measured: the merging in
+    surfaces.py still groups faces on one surface."""
+    from OCP.ShapeUpgrade import ShapeUpgrade_UnifySameDomain
+
+    try:
+        unify = ShapeUpgrade_UnifySameDomain(shape, True, True, True)  # faces, edges, concatenate B-splines
+        unify.AllowInternalEdges(False)
+        unify.Build()
+        out = unify.Shape()
+    except Exception:  # noqa: BLE001 - OCC's Standard_Failure and friends
+        return shape
+    return shape if out is None or out.IsNull() else out
+
+
 class TooComplex(InvalidSolid):
     """More faces than any task needs (a hostile part meant to stall the measurement)."""
 
@@ -78,6 +97,7 @@ def validate(shape, max_faces: int) -> dict:
     return {
         "volume": volume, "area": area_props.Mass(), "bbox": bbox, "diag": diag,
         "center": [com.X(), com.Y(), com.Z()], "n_faces": n_faces,
+        "voids": len(shells) - 1,  # closed shells inside the outer one: sealed cavities
         "n_edges": sum(1 for _ in _sub_shapes(shape, TopAbs_EDGE)),
     }
 

@@ -180,8 +180,8 @@ class _Pair:
         self.score, self.out = 1.0, []
         self.name = label(ref)
 
-    def _miss(self, what: str, text: str, err: float | None) -> None:
-        self.out.append(Mismatch(self.name, what, f"{self.name}: {text}", err, self.required,
+    def _miss(self, what: str, text: str, err: float | None, required: bool = True) -> None:
+        self.out.append(Mismatch(self.name, what, f"{self.name}: {text}", err, self.required and required,
                                  self.ref.get("at"), self.cand.get("at")))
 
     def position(self, err: float) -> None:
@@ -199,12 +199,12 @@ class _Pair:
         if err > tol:
             self._miss("centroid", f"its centroid moved {n(err)} mm within its plane (now at {pt(self.cand['at'])})", err)
 
-    def length(self, what: str, exp: float, got: float) -> None:
+    def length(self, what: str, exp: float, got: float, required: bool = True) -> None:
         tol, decay = self.s.length(exp)
         err = abs(got - exp)
         self.score *= closeness(err, tol, decay)
         if err > tol:
-            self._miss(what, f"{what} {n(got)} mm, expected {n(exp)} mm", err)
+            self._miss(what, f"{what} {n(got)} mm, expected {n(exp)} mm", err, required)
 
     def extent(self) -> None:
         tol, decay = self.s.pos()
@@ -279,7 +279,8 @@ def _compare(p: _Pair) -> None:
         p.length("size (square root of area)", math.sqrt(r["area"]), math.sqrt(c["area"]))
     elif k == "plane":
         p.centroid()
-        p.length("size (square root of area)", math.sqrt(r["area"]), math.sqrt(c["area"]))
+        p.length("size (square root of area)", math.sqrt(r["area"]), math.sqrt(c["area"]),
+                 required=p.s.absolute or p.s.g.plane_area)
     elif k == "teeth":
         p.same("count", r["count"], c["count"], f"{c['count']} teeth, expected {r['count']}")
         p.length("outer radius", r["r_max"], c["r_max"])
@@ -388,14 +389,20 @@ def _bbox_and_volume(ref: dict, cand: dict, s: Scales) -> tuple[float, list[Mism
             out.append(Mismatch(f"extent along {name}", "size",
                                 f"extent along {name}: {n(lo)}..{n(hi)} ({n(hi - lo)} mm), expected {n(rlo)}..{n(rhi)} ({n(rhi - rlo)} mm)",
                                 max(errs), True))
-    # volume as the uniform offset of the whole surface that would explain it (mm)
-    offset = abs(cand["volume"] - ref["volume"]) / max(ref["area"], 1e-12)
-    tol, decay = (s.tol, s.decay) if s.absolute else (s.g.bbox_rel * s.size, s.decay)
-    score += closeness(offset, tol, decay)
-    if offset > tol:
-        pct = 100 * (cand["volume"] - ref["volume"]) / ref["volume"]
+    pct = 100 * (cand["volume"] - ref["volume"]) / ref["volume"]
+    if s.absolute:  # the volume as the uniform offset of the whole surface that would explain it (mm)
+        err, tol, decay = abs(cand["volume"] - ref["volume"]) / max(ref["area"], 1e-12), s.tol, s.decay
+    else:  # a proportion of the reference's volume (walls the prompt leaves to the model's judgement)
+        err, tol, decay = abs(pct) / 100, s.g.volume_rel, max(s.g.volume_rel, 0.1)
+    score += closeness(err, tol, decay)
+    if err > tol:
         out.append(Mismatch("volume", "volume", f"volume {n(cand['volume'])} mm³, expected {n(ref['volume'])} mm³ "
-                            f"({'+' if pct >= 0 else ''}{n(pct)}%)", offset, s.absolute))
+                            f"({'+' if pct >= 0 else ''}{n(pct)}%)", err, True))
+    # sealed voids (a hollow inside a part that looks right outside), exactly, in every kind
+    voids, expected = cand.get("voids", 0), ref.get("voids", 0)
+    score += 1.0 if voids == expected else 0.0
+    if voids != expected:
+        out.append(Mismatch("voids", "voids", f"{voids} sealed void(s) inside the solid, expected {expected}", None, True))
     return score, out
 
 
@@ -415,7 +422,7 @@ def compare(ref: dict, cand: dict, grading: Grading) -> Comparison:
             counts[kind] = [len(rk.get(kind, [])), len(ck.get(kind, []))]
         scores[group] = (total, slots)
     features = scores["features"][0] / scores["features"][1] if scores["features"][1] else 1.0
-    form = (size_score + scores["form"][0]) / (7 + scores["form"][1])  # 6 box coordinates and the volume
+    form = (size_score + scores["form"][0]) / (8 + scores["form"][1])  # 6 box coordinates, the volume, the voids
     extents = [m for m in size_mismatches if m.what == "size"]
     mismatches = extents + found["features"] + [m for m in size_mismatches if m.what != "size"] + found["form"]
     return Comparison(form=form, features=features, passed=not any(m.required for m in mismatches),

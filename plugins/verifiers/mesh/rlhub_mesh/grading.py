@@ -9,16 +9,29 @@
   image): the overall dimensions within `bbox_rel` of each extent; the feature kinds in
   `require` matched one to one (counts, kinds), their positions within `pos_rel` of the part's
   size and their sizes within `size_rel` of the reference's; the face a hole opens on only if
-  `entry`. Everything else still shapes the score of a part that fails.
+  `entry`. The environment names in `require` every kind its prompt states or its image shows
+  (planes for fins, vent slots or walls, bosses for a shaft's steps or standoffs, cones for a
+  chamfer or a V groove...): each such kind is matched one to one, so a count off by one, a
+  missing feature or one on another face fails. A plane's area is required only with
+  `plane_area`. The volume must be within `volume_rel` of the reference's.
+- In every mode the solid's sealed voids (shells beyond the outer one) must agree in number.
+- `symmetries`: placements the prompt leaves free (a turn about an axis it does not fix, which of
+  two symmetric gaps): 4x4 row-major transforms of the candidate, tried besides the identity;
+  `spin`: a free rotation about an axis ((point, direction)), tried at the angles that bring a
+  candidate feature onto a reference one. The best placement is graded; the overall box and the
+  volume are compared as built (the transforms map the stated box onto itself).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-FEATURE_KINDS = ("hole", "slot", "fillet", "arc", "cone", "bore", "sphere", "teeth")  # what `require` may name
+FEATURE_KINDS = ("hole", "slot", "fillet", "arc", "cone", "bore", "sphere", "teeth")  # what a machinist cuts
+FORM_KINDS = ("plane", "boss", "torus", "surface")  # the body they are cut into
+KINDS = FEATURE_KINDS + FORM_KINDS  # what `require` may name
 
 
 class Grading(BaseModel):
@@ -32,14 +45,40 @@ class Grading(BaseModel):
     size_rel: float = Field(0.35, ge=0, description="normalised: feature sizes within this fraction of the reference's")
     require: tuple[str, ...] = Field(("hole", "slot", "bore", "teeth"), description="normalised: kinds that must match")
     entry: bool = Field(True, description="normalised: holes must open on the reference's face")
+    plane_area: bool = Field(False, description="normalised: a required plane's area within size_rel too")
+    volume_rel: float = Field(0.5, gt=0, description="normalised: the volume within this fraction of the reference's")
+    symmetries: tuple[tuple[float, ...], ...] = Field((), description="free placements: 4x4 row-major transforms")
+    spin: Optional[tuple[tuple[float, float, float], tuple[float, float, float]]] = Field(
+        None, description="a free rotation about the axis (point, direction)")
 
     @field_validator("require")
     @classmethod
     def _known(cls, kinds: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [k for k in kinds if k not in FEATURE_KINDS]
+        unknown = [k for k in kinds if k not in KINDS]
         if unknown:
-            raise ValueError(f"unknown feature kind(s) {unknown}; known: {list(FEATURE_KINDS)}")
+            raise ValueError(f"unknown feature kind(s) {unknown}; known: {list(KINDS)}")
         return kinds
+
+    @field_validator("symmetries")
+    @classmethod
+    def _matrices(cls, ms: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, ...], ...]:
+        for m in ms:
+            if len(m) != 16 or any(not math.isfinite(v) for v in m) or tuple(m[12:]) != (0, 0, 0, 1):
+                raise ValueError("a symmetry is a 4x4 row-major rigid transform: 16 finite numbers ending 0, 0, 0, 1")
+            rot = [m[0:3], m[4:7], m[8:11]]
+            for i in range(3):
+                for j in range(3):
+                    dot = sum(rot[i][k] * rot[j][k] for k in range(3))
+                    if abs(dot - (i == j)) > 1e-6:
+                        raise ValueError("a symmetry's rotation part must be orthonormal (no scaling)")
+        return ms
+
+    @field_validator("spin")
+    @classmethod
+    def _axis(cls, spin):
+        if spin is not None and math.sqrt(sum(c * c for c in spin[1])) < 1e-9:
+            raise ValueError("a spin axis needs a direction")
+        return spin
 
     def tol(self, size: float) -> float:
         return max(self.tol_mm, self.tol_rel * size)

@@ -38,7 +38,7 @@ from OCP.TopoDS import TopoDS_Shape
 
 from . import brep, policy, surfaces
 
-RUNNER_VERSION = 4  # bump when measurements change: it keys the reference cache
+RUNNER_VERSION = 6  # bump when measurements change: it keys the reference cache
 MEASURING_MARK = "rlhub-mesh: measuring the part\n"
 _HEADER = struct.Struct("<II")  # length of the JSON note, length of the B-rep
 _MAX_NOTE = 64 << 10
@@ -288,7 +288,7 @@ def build(script: str, linear_tolerance: float = 1e-3, angular_tolerance: float 
         timings["transfer_s"] = time.perf_counter() - t
         t = time.perf_counter()
         props = brep.validate(shape, max_faces)
-        found = surfaces.Extractor(shape, props["diag"]).extract(teeth=teeth)
+        found = surfaces.Extractor(brep.unified(shape), props["diag"]).extract(teeth=teeth)
         timings["measure_s"] = time.perf_counter() - t
         t = time.perf_counter()
         coords, indices = brep.triangulate(shape, linear_tolerance * props["diag"], angular_tolerance, max_triangles)

@@ -581,7 +581,10 @@ def _where_on(run):
         out = _unit(_sub(rel, _mul(run.dir, _dot(rel, run.dir))))
         radial = _add(radial, _mul(out, f.span))
     radius = run.ra if run.kind == "cylinder" else (run.ra + run.rb) / 2
-    return _add(centre, _mul(_unit(radial), radius)) if _norm(radial) > 1e-12 else centre
+    # Pieces spread evenly round the axis (a hex nut's six chamfer patches) have no mean
+    # direction: their sum is float noise, and the point is the axis itself.
+    balanced = _norm(radial) <= 1e-6 * max(sum(f.span for f in run.faces), 1e-12)
+    return centre if balanced else _add(centre, _mul(_unit(radial), radius))
 
 
 def count_lobes(points, centre, normal, bins: int = 720):

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 INVARIANCE_MODES = ("none", "rotation", "scale", "rotation+scale")  # rlhub_mesh.align.MODES
 
 RUNNER = "rlhub_mesh.runner:build"
-RUNNER_VERSION = 4  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
+RUNNER_VERSION = 6  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
 MEASURING_MARK = "rlhub-mesh: measuring the part"  # runner.MEASURING_MARK
 _REFERENCES = cache.LRU(size=128)
 GATE_STAGES = ("policy", "error", "result", "invalid", "too_complex", "timeout", "memory", "crash")
@@ -265,10 +265,14 @@ class MeshIoU(Verifier):
                            details={"stage": "wrong_size", "reason": (
                                f"the part is {' x '.join(cmp.n(e) for e in _extents(cand.props))} mm; the task's is "
                                f"{' x '.join(cmp.n(e) for e in _extents(ref.props))} mm (more than {c.wrong_size_factor:g} times off)")})
-        moved, record, iou = self._aligned(ref, cand, mode)
-        if mode != "none" and grade.mode == "absolute":  # a free frame: the tessellation sets the floor
-            grade = grade.model_copy(update={"tol_rel": max(grade.tol_rel, 2 * c.linear_tolerance)})
-        result = cmp.compare(ref.built, record, grade)
+        if mode == "none" and (grade.symmetries or grade.spin):
+            result, placed, moved_mesh = self._placed(ref, cand, grade)
+            iou = self._iou(ref, moved_mesh)
+        else:
+            moved, record, iou = self._aligned(ref, cand, mode)
+            if mode != "none" and grade.mode == "absolute":  # a free frame: the tessellation sets the floor
+                grade = grade.model_copy(update={"tol_rel": max(grade.tol_rel, 2 * c.linear_tolerance)})
+            result, placed = cmp.compare(ref.built, record, grade), None
         components = {"gate": 1.0, "iou": iou, "form": result.form, "features": result.features}
         if result.passed:
             reward = 1.0
@@ -288,9 +292,37 @@ class MeshIoU(Verifier):
             "size_mm": [round(e, 4) for e in _extents(cand.props)],
             "reference_size_mm": [round(e, 4) for e in _extents(ref.props)],
             "volume": round(cand.props["volume"], 4), "reference_volume": round(ref.props["volume"], 4),
+            "voids": cand.props.get("voids", 0), "reference_voids": ref.props.get("voids", 0),
         }
+        if placed is not None:
+            details["placement"] = placed
         return Verdict(reward, result.passed, components={k: float(round(v, 6)) for k, v in components.items()},
                        details=details)
+
+    def _placed(self, ref: Part, cand: Part, grade: grading.Grading):
+        """The comparison at the best of the placements the prompt leaves free (placement.py):
+        (comparison, the placement in words, the candidate's mesh moved there). The overall box,
+        volume and voids are compared as built: a free placement maps the stated box onto itself."""
+        from . import compare as cmp
+        from . import placement
+
+        size = max(_extents(ref.props))
+        best = None
+        for matrix, words in placement.candidates(ref.built, cand.built, grade, size):
+            record = cand.built if words == "as built" else {**cmp.transformed(cand.built, matrix, 1.0), "props": cand.props}
+            result = cmp.compare(ref.built, record, grade)
+            rank = (result.passed, 0.3 * result.form + 0.5 * result.features)
+            if best is None or rank[0] > best[0][0] or (rank[0] == best[0][0] and rank[1] > best[0][1] + 1e-9):  # ties: the first
+                best = (rank, result, matrix, words)
+        _, result, matrix, words = best
+        mesh = cand.mesh if words == "as built" else cand.mesh.transformed(matrix)
+        placed = {"how": words, "matrix": [round(float(v), 6) + 0.0 for v in matrix.reshape(-1)]}
+        return result, placed, mesh
+
+    def _iou(self, ref: Part, mesh) -> float:
+        from . import metrics
+
+        return metrics.iou(ref.mesh, mesh)
 
     def _aligned(self, ref: Part, cand: Part, mode: str):
         """The candidate in the reference's frame: (mesh, runner record, IoU)."""

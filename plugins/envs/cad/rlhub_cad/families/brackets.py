@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import presence, size, wall
 from ..fmt import half_steps, mm, n
 
 
@@ -12,6 +13,7 @@ class _Bracket(Family):
     omit = "holes"
     shape = ""
     bare_note = "the bent plate without its holes"
+    stated = (presence("omit", "the holes"), size("hole_d", "hole diameter", kinds=("image",)), wall("thickness", "plate thickness"))
 
     def _common(self, rng):
         return {"thickness": half_steps(rng, 3, 8), "width": float(rng.randrange(20, 61, 5)),
@@ -54,6 +56,9 @@ class LBracket(_Bracket):
     gusset = False
     mutations = (Resize("thickness", "plate thickness"), Resize("hole_d", "hole diameter"), Resize("height", "upright height"), Bare())
 
+    def solid_spot(self, p):
+        return (p["base"] - 1, 0.0, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # near the base leg's end
+
     def sample(self, rng):
         p = self._common(rng)
         p["base"] = float(rng.randrange(30, 81, 5))
@@ -88,7 +93,8 @@ class LBracket(_Bracket):
         if self.gusset:
             out += ["gusset_plate = (", '    cq.Workplane("XZ")',
                     "    .polyline([(thickness, thickness), (thickness + gusset, thickness), (thickness, thickness + gusset)])",
-                    "    .close()", "    .extrude(gusset_t / 2, both=True)", ")", "body = body.union(gusset_plate)"]
+                    "    .close()", "    .extrude(gusset_t / 2, both=True)", ")",
+                    "body = body" if p.get("no_gusset") else "body = body.union(gusset_plate)"]  # no_gusset: a wrong part
         if omit:
             return "\n".join(out + ["result = (", "    body", ")", ""])
         out += [f"hole_ys = {ys}",
@@ -132,6 +138,25 @@ class LBracket(_Bracket):
     def bbox(self, p):
         return (0.0, -p["width"] / 2, 0.0, p["base"], p["width"] / 2, p["height"])
 
+    def alternative(self, p):
+        """Two boxes unioned without cleaning (the gusset a triangle extruded), holes as cut cylinders."""
+        names = ["base", "height", "width", "thickness", "hole_d"] + (["gusset", "gusset_t"] if self.gusset else [])
+        out = self._header(p, "L bracket from two plates (boxes), holes cut as cylinders.", names)
+        ys = "[-width / 4, width / 4]" if self.gusset else "[0]"
+        out += ["", "base_leg = cq.Workplane(\"XY\").box(base, width, thickness, centered=(False, True, False))",
+                "upright = cq.Workplane(\"XY\").box(thickness, width, height, centered=(False, True, False))",
+                "body = base_leg.union(upright, clean=False)"]
+        if self.gusset:
+            out += ["gusset_plate = (cq.Workplane(\"XZ\", origin=(0, gusset_t / 2, 0))",
+                    "                .polyline([(thickness, thickness), (thickness + gusset, thickness), (thickness, thickness + gusset)])",
+                    "                .close().extrude(gusset_t))",
+                    "body = body.union(gusset_plate, clean=False)"]
+        out += [f"for y in {ys}:",
+                "    body = body.cut(cq.Workplane(\"XY\").center((base + thickness) / 2, y).circle(hole_d / 2).extrude(thickness))",
+                "    body = body.cut(cq.Workplane(\"YZ\").center(y, (height + thickness) / 2).circle(hole_d / 2).extrude(thickness))",
+                "result = body", ""]
+        return "\n".join(out)
+
     def edits(self, p):
         return super().edits(p) + [Edit("Make the upright leg 15 mm taller.", changed(p, height=p["height"] + 15))]
 
@@ -142,6 +167,7 @@ class GussetBracket(LBracket):
     gusset = True
     features = ("holes",)
     mutations = (Resize("gusset", "gusset leg"), Resize("hole_d", "hole diameter"), Resize("height", "upright height"), Bare())
+    stated = _Bracket.stated + (presence("no_gusset", "the gusset", grades=("plane",)),)
 
 
 class UBracket(_Bracket):
@@ -149,6 +175,9 @@ class UBracket(_Bracket):
     noun = "a U bracket"
     frame = "with the base on the XY plane, centred on the origin in X and Y, the side walls rising along +Z"
     mutations = (Resize("thickness", "plate thickness"), Resize("hole_d", "hole diameter"), Resize("span", "outside span"), Bare())
+
+    def solid_spot(self, p):
+        return (0.0, p["width"] / 2 - 1, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # in the base, by an edge
 
     def sample(self, rng):
         p = self._common(rng)
@@ -202,6 +231,18 @@ class UBracket(_Bracket):
     def bbox(self, p):
         return (-p["span"] / 2, -p["width"] / 2, 0.0, p["span"] / 2, p["width"] / 2, p["height"])
 
+    def alternative(self, p):
+        """A block with the channel cut out of it; the holes drilled from the faces with `hole`."""
+        out = self._header(p, "U bracket: a block, the channel cut out, holes drilled.", ["span", "height", "width", "thickness", "hole_d"])
+        out += ["inner = span / 2 - thickness", "",
+                "block = cq.Workplane(\"XY\").box(span, width, height, centered=(True, True, False))",
+                "channel = cq.Workplane(\"XY\").workplane(offset=thickness).box(2 * inner, width, height, centered=(True, True, False))",
+                "body = block.cut(channel)",
+                "body = body.faces(\"<Z\").workplane(centerOption=\"CenterOfBoundBox\").pushPoints([(-inner / 2, 0), (inner / 2, 0)]).hole(hole_d, thickness)",
+                "cross = cq.Workplane(\"YZ\", origin=(-span / 2, 0, (height + thickness) / 2)).circle(hole_d / 2).extrude(span)",
+                "result = body.cut(cross)", ""]
+        return "\n".join(out)
+
 
 class ZBracket(_Bracket):
     name = "bracket-z"
@@ -209,6 +250,9 @@ class ZBracket(_Bracket):
     frame = ("with the web's outside face on the YZ plane: the lower flange on the XY plane running along -X, the upper "
              "flange at the top running along +X, centred in Y")
     mutations = (Resize("flange", "flange length"), Resize("hole_d", "hole diameter"), Resize("height", "height"), Bare())
+
+    def solid_spot(self, p):
+        return (p["thickness"] / 2, 0.0, p["height"] / 2, min(0.5, p["thickness"] / 4))  # in the web
 
     def sample(self, rng):
         p = self._common(rng)
@@ -258,3 +302,15 @@ class ZBracket(_Bracket):
 
     def bbox(self, p):
         return (-p["flange"], -p["width"] / 2, 0.0, p["thickness"] + p["flange"], p["width"] / 2, p["height"])
+
+    def alternative(self, p):
+        """Three boxes (flange, web, flange) unioned without cleaning; holes drilled with `hole`."""
+        out = self._header(p, "Z bracket from three plates.", ["flange", "height", "width", "thickness", "hole_d"])
+        out += ["t = thickness", "",
+                "lower = cq.Workplane(\"XY\").center((t - flange) / 2, 0).box(flange + t, width, t, centered=(True, True, False))",
+                "web = cq.Workplane(\"XY\").center(t / 2, 0).box(t, width, height, centered=(True, True, False))",
+                "upper = cq.Workplane(\"XY\", origin=(0, 0, height - t)).center((t + flange) / 2, 0).box(flange + t, width, t, centered=(True, True, False))",
+                "body = lower.union(web, clean=False).union(upper, clean=False)",
+                "holes = cq.Workplane(\"XY\").pushPoints([(-flange / 2, 0), (t + flange / 2, 0)]).circle(hole_d / 2).extrude(height)",
+                "result = body.cut(holes)", ""]
+        return "\n".join(out)

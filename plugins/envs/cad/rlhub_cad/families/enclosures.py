@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Flag, Resize
+from ..stated import count, face, presence, wall
 from ..fmt import half_steps, mm, n
 
 _NAMES = ["length", "width", "height", "wall", "corner_r", "lip_h", "lip_t", "standoff_d", "standoff_hole_d",
@@ -20,6 +21,23 @@ class Enclosure(Family):
     mutations = (Flag("vent_wall", "back", "face", "the vent slots in the back (+Y) wall instead of the front"),
                  Resize("standoff_h", "standoff height"), Resize("height", "height"), Bare())
     bare_note = "a plain box of the outside size: no shell, lip, standoffs, vents or rounded corners"
+    stated = (count("vents", "vent slots", grades=("plane",)),
+              presence("omit", "the vent slots", grades=("plane",)),
+              face("vent_wall", "back", "the vent slots in the back (+Y) wall instead of the front", grades=("plane",)),
+              presence("no_lip", "the lid lip", grades=("plane",)),
+              presence("no_standoffs", "the standoffs", grades=("boss", "hole")),
+              wall("wall", "wall thickness"))
+
+    def solid_spot(self, p):
+        return (0.0, 0.0, p["wall"] / 2, min(1.0, p["wall"] / 4))  # in the floor's middle
+
+    def adjusted(self, p, key, value):
+        """A thicker or thinner wall keeps the inside corner radius and the lip flush with the
+        inside; a thicker or thinner lip takes the wall with it (the lip's set-back kept)."""
+        if key not in ("wall", "lip_t"):
+            return super().adjusted(p, key, value)
+        d = value - p[key]
+        return {**p, "wall": p["wall"] + d, "corner_r": p["corner_r"] + d, "lip_t": p["lip_t"] + d}
 
     def bare(self, p):
         return "\n".join(["import cadquery as cq", "", "# The enclosure's outside envelope only.", f"# Frame: {self.frame}.",
@@ -93,7 +111,7 @@ class Enclosure(Family):
                 "lip_inset = wall - lip_t",
                 "lip = rounded_block(length - 2 * lip_inset, width - 2 * lip_inset, lip_h, corner_r - lip_inset, height).cut(",
                 "    rounded_block(length - 2 * wall, width - 2 * wall, lip_h, corner_r - wall, height)",
-                ")",
+                ")" + ("  # (a wrong part: the lip left off, the walls as tall as the lip's top)" if p.get("no_lip") else ""),
                 "# Standoffs on the floor, each with a blind screw hole down to the floor.",
                 "standoffs = (", '    cq.Workplane("XY")', "    .workplane(offset=wall)",
                 "    .rect(standoff_pitch_x, standoff_pitch_y, forConstruction=True)", "    .vertices()",
@@ -108,7 +126,11 @@ class Enclosure(Family):
                     "    .pushPoints([((i - (vents - 1) / 2) * vent_pitch, vent_z) for i in range(vents)])",
                     "    .rect(vent_w, vent_h)", "    .extrude(-3 * wall)" if p.get("vent_wall") == "back" else "    .extrude(3 * wall)", ")",
                     "box = box.cut(vent_cutter)"]
-        out += ["result = (", "    box.union(lip).union(standoffs)", ")", ""]
+        if p.get("no_lip"):  # a wrong part: the walls run up to the lip's top, no lip
+            out[out.index('box = rounded_block(length, width, height, corner_r, 0).faces(">Z").shell(-wall)')] = \
+                'box = rounded_block(length, width, height + lip_h, corner_r, 0).faces(">Z").shell(-wall)'
+        parts = ["box"] + ([] if p.get("no_lip") else ["lip"]) + ([] if p.get("no_standoffs") else ["standoffs"])
+        out += ["result = (", "    " + ".union(".join(parts) + ")" * (len(parts) - 1), ")", ""]
         return "\n".join(out)
 
     def abstract(self, p):
@@ -158,3 +180,28 @@ class Enclosure(Family):
 
     def bbox(self, p):
         return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["height"] + p["lip_h"])
+
+    def alternative(self, p):
+        """Sketch and cut instead of `shell()`: the outside extruded from a rounded sketch, the cavity
+        cut from it, the lip ring and the standoffs added and the holes cut, no union cleaned (so the
+        cavity's and the lip's inside corners come out as separate faces on one cylinder)."""
+        out = ["import cadquery as cq", "", "# Enclosure by sketch and cut (no shell).", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in _NAMES] + [f"vents = {p['vents']}", "",
+                "def rounded(size_x, size_y, radius):",
+                "    return cq.Sketch().rect(size_x, size_y).vertices().fillet(radius)", "", "",
+                "def block(size_x, size_y, radius, z0, z1):",
+                '    return cq.Workplane("XY").workplane(offset=z0).placeSketch(rounded(size_x, size_y, radius)).extrude(z1 - z0)', "",
+                "",
+                "inset = wall - lip_t",
+                "box = block(length, width, corner_r, 0, height).cut(block(length - 2 * wall, width - 2 * wall, corner_r - wall, wall, height), clean=False)",
+                "lip = block(length - 2 * inset, width - 2 * inset, corner_r - inset, height, height + lip_h).cut(",
+                "    block(length - 2 * wall, width - 2 * wall, corner_r - wall, height, height + lip_h), clean=False)",
+                "box = box.union(lip, clean=False)",
+                'vents_cut = (cq.Workplane("XZ", origin=(0, -width / 2 + wall / 2, 0))',
+                "             .pushPoints([((i - (vents - 1) / 2) * vent_pitch, vent_z) for i in range(vents)])",
+                "             .rect(vent_w, vent_h).extrude(wall, both=True))",
+                "box = box.cut(vents_cut, clean=False)",
+                'corners = cq.Workplane("XY").workplane(offset=wall).rect(standoff_pitch_x, standoff_pitch_y, forConstruction=True).vertices()',
+                "box = box.union(corners.circle(standoff_d / 2).extrude(standoff_h), clean=False)",
+                "result = box.cut(corners.circle(standoff_hole_d / 2).extrude(standoff_h), clean=False)", ""]
+        return "\n".join(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import count, presence, size
 from ..fmt import half_steps, mm, n
 
 
@@ -14,6 +15,19 @@ class HeatSink(Family):
     omit = "mounting holes"
     mutations = (Resize("hole_d", "hole diameter"), Resize("fin_h", "fin height"), Resize("length", "length"), Bare())
     bare_note = "base and fins, no mounting holes"
+    stated = (count("fins", "fins", grades=("plane",)),
+              presence("omit", "the mounting holes"),
+              size("hole_d", "mounting hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (0.0, 0.0, p["base_t"] / 2, min(1.0, p["base_t"] / 4))  # in the base, between the two holes
+
+    def free(self, p, kind):
+        """Which of the two middle gaps takes the holes (an odd number of fins) is left to the
+        model where the prompt says only "two mounting holes": the half turn about Z."""
+        if kind == "abstract" and p["fins"] % 2:
+            return {"symmetries": ((-1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),)}
+        return {}
 
     def sample(self, rng):
         length = float(rng.randrange(30, 101, 5))
@@ -80,6 +94,23 @@ class HeatSink(Family):
     def bbox(self, p):
         return (-p["length"] / 2, -p["width"] / 2, 0.0, p["length"] / 2, p["width"] / 2, p["base_t"] + p["fin_h"])
 
+    def alternative(self, p):
+        """Base and fins as one sketched comb profile in XZ extruded along Y; holes cut as cylinders."""
+        out = ["import cadquery as cq", "", "# Heat sink: the comb profile (base and fins) in XZ, extruded along Y.",
+               f"# Frame: {self.frame}."] + [f"{k} = {n(p[k])}" for k in ("length", "width", "base_t", "fin_t", "fin_h", "hole_d")]
+        out += [f"fins = {p['fins']}", "pitch = (length - fin_t) / (fins - 1)", "",
+                "top = base_t + fin_h",
+                "xs = [-length / 2 + i * pitch for i in range(fins)]  # each fin's -X side",
+                "profile = [(-length / 2, 0), (length / 2, 0), (length / 2, top)]",
+                "for i in range(fins - 1, 0, -1):  # along the top, right to left: down each gap and up the next fin",
+                "    profile += [(xs[i], top), (xs[i], base_t), (xs[i - 1] + fin_t, base_t), (xs[i - 1] + fin_t, top)]",
+                "profile.append((-length / 2, top))",
+                'body = cq.Workplane("XZ").polyline(profile).close().extrude(width / 2, both=True)',
+                "x = 0 if fins % 2 == 0 else pitch / 2",
+                'holes = cq.Workplane("XY").pushPoints([(x, -width / 4), (x, width / 4)]).circle(hole_d / 2).extrude(base_t)',
+                "result = body.cut(holes)", ""]
+        return "\n".join(out)
+
 
 class TSlotProfile(Family):
     name = "tslot"
@@ -89,6 +120,13 @@ class TSlotProfile(Family):
     omit = "centre bore"
     mutations = (Resize("opening", "slot opening"), Resize("bore_d", "bore diameter"), Resize("length", "length"), Bare())
     bare_note = "a plain square bar, no slots, no bore"
+    stated = (presence("no_slots", "the T-slots", grades=("plane",)),
+              presence("omit", "the centre bore", kinds=("image", "dimensioned", "steps", "edit", "repair")),
+              size("bore_d", "centre bore diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        c = p["size"] / 2 - 1.5
+        return (c, c, p["length"] / 2, 0.5)  # in a corner, between two slots
 
     def bare(self, p):
         return "\n".join(["import cadquery as cq", "", "# The profile's square bar only.", f"# Frame: {self.frame}.",
@@ -122,9 +160,10 @@ class TSlotProfile(Family):
                 ")", "body = cq.Workplane(\"XY\").rect(size, size).extrude(length)"]
         if not omit:
             out.append("body = body.cut(cq.Workplane(\"XY\").circle(bore_d / 2).extrude(length))")
-        out += ["for quarter in range(4):  # the same slot on all four sides",
-                "    body = body.cut(slot.rotate((0, 0, 0), (0, 0, 1), 90 * quarter))",
-                "result = (", "    body", ")", ""]
+        if not p.get("no_slots"):
+            out += ["for quarter in range(4):  # the same slot on all four sides",
+                    "    body = body.cut(slot.rotate((0, 0, 0), (0, 0, 1), 90 * quarter))"]
+        out += ["result = (", "    body", ")", ""]
         return "\n".join(out)
 
     def abstract(self, p):
@@ -154,3 +193,16 @@ class TSlotProfile(Family):
     def bbox(self, p):
         s = p["size"] / 2
         return (-s, -s, 0.0, s, s, p["length"])
+
+    def alternative(self, p):
+        """One sketch: the square, the bore and four T-shaped pockets subtracted, extruded once."""
+        out = ["import cadquery as cq", "", "# T-slot profile as one sketch extruded along Z.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("size", "length", "opening", "lip", "cavity_w", "cavity_d", "bore_d")]
+        out += ["import math", "", "section = cq.Sketch().rect(size, size).push([(0, 0)]).circle(bore_d / 2, mode=\"s\").reset()",
+                "for angle in (0, 90, 180, 270):",
+                "    a = math.radians(angle)",
+                "    for depth, w, h in ((size / 2 - lip / 2, opening, lip + 0.01), (size / 2 - lip - cavity_d / 2, cavity_w, cavity_d)):",
+                "        at = cq.Location(cq.Vector(-depth * math.sin(a), depth * math.cos(a), 0), cq.Vector(0, 0, 1), angle)",
+                "        section = section.push([at]).rect(w, h, mode=\"s\").reset()",
+                "result = cq.Workplane(\"XY\").placeSketch(section).extrude(length)", ""]
+        return "\n".join(out)

@@ -6,6 +6,7 @@ import math
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Count, Resize
+from ..stated import count, presence, size
 from ..fmt import mm, n
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
@@ -20,6 +21,12 @@ class SpurGear(Family):
     unscaled = ("pressure_deg",)
     mutations = (Resize("bore_d", "bore diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain blank at the tip diameter, no teeth, no bore"
+    stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the bore"), size("bore_d", "bore diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        root_r = p["module"] * p["teeth"] / 2 - 1.25 * p["module"]
+        return ((root_r + p["bore_d"] / 2) / 2, 0.0, p["face_width"] / 2,
+                min(1.0, (root_r - p["bore_d"] / 2) / 4, p["face_width"] / 4))
 
     def bare(self, p):
         tip = p["module"] * p["teeth"] / 2 + p["module"]
@@ -116,6 +123,14 @@ class SpurGear(Family):
                 xs.append(tip * math.cos(ang)); ys.append(tip * math.sin(ang))
         return (min(xs), min(ys), 0.0, max(xs), max(ys), p["face_width"])
 
+    def alternative(self, p):
+        """The same outline as a sketch polygon, extruded; the bore cut as a cylinder."""
+        script = self.script(p, omit=True)
+        head, _, _ = script.partition("result = (")
+        return head + "\n".join([
+            'blank = cq.Workplane("XY").placeSketch(cq.Sketch().polygon(outline + [outline[0]])).extrude(face_width)',
+            'result = blank.cut(cq.Workplane("XY").circle(bore_d / 2).extrude(face_width))', ""])
+
 
 def _half_angle(p, r):
     inv = lambda alpha: math.tan(alpha) - alpha  # noqa: E731
@@ -131,6 +146,12 @@ class RingGear(Family):
     omit = "teeth"
     mutations = (Resize("outer_d", "outside diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain ring, no teeth"
+    stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the teeth", grades=("teeth",)))
+
+    def solid_spot(self, p):
+        root_r = p["module"] * p["teeth"] / 2 + 1.25 * p["module"]
+        return ((root_r + p["outer_d"] / 2) / 2, 0.0, p["face_width"] / 2,
+                min(1.0, (p["outer_d"] / 2 - root_r) / 4, p["face_width"] / 4))
 
     def sample(self, rng):
         module = float(rng.choice([1.0, 1.5, 2.0, 2.5]))
@@ -198,3 +219,11 @@ class RingGear(Family):
     def bbox(self, p):
         r = p["outer_d"] / 2
         return (-r, -r, 0.0, r, r, p["face_width"])
+
+    def alternative(self, p):
+        """One sketch: the outside circle with the toothed cavity subtracted, extruded once."""
+        script = self.script(p)
+        head, _, _ = script.partition('gap = cq.Workplane("XY")')
+        return head + "\n".join([
+            'section = cq.Sketch().circle(outer_d / 2).polygon(cavity + [cavity[0]], mode="s")',
+            'result = cq.Workplane("XY").placeSketch(section).extrude(face_width)', ""])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Flag, Move, Resize
+from ..stated import SHOWN, Stated, count, face, presence, size
 from ..fmt import half_steps, mm, n
 
 
@@ -18,6 +19,13 @@ class HingeLeaf(Family):
                       when=lambda p: p["countersunk"]),
                  Resize("hole_d", "hole diameter"), Resize("length", "length"), Bare())
     bare_note = "leaf and knuckles without mounting holes or pin hole"
+    stated = (count("knuckles", "knuckles", grades=("boss",)), count("holes", "mounting holes"), presence("omit", "the mounting holes"),
+              Stated("presence", "countersunk", "the countersinks", grades=("cone",), value=False, when=lambda p: p["countersunk"]),
+              face("csk_face", "bottom", "the countersinks on the bottom face", kinds=SHOWN, when=lambda p: p["countersunk"]),
+              size("pin_d", "pin hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (0.0, p["leaf_w"] - 1, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # by the leaf's free edge
 
     def bare(self, p):
         return self.script(p, omit=True).replace("leaf.union(barrel).cut(gaps).cut(pin_hole)", "leaf.union(barrel).cut(gaps)")
@@ -147,6 +155,37 @@ class HingeLeaf(Family):
     def bbox(self, p):
         return (-p["length"] / 2, -p["knuckle_d"] / 2, 0.0, p["length"] / 2, p["leaf_w"], p["knuckle_d"])
 
+    def alternative(self, p):
+        """Leaf and knuckles put together piece by piece (the leaf beyond the knuckles, then one
+        knuckle cylinder and the leaf under it per segment), holes and pin hole cut as solids."""
+        out = ["import cadquery as cq", "", "# Hinge leaf, assembled segment by segment.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("length", "leaf_w", "thickness", "knuckle_d", "pin_d", "hole_d", "hole_pitch", "hole_y")]
+        if p["countersunk"]:
+            out.append(f"csk_d = {n(p['csk_d'])}")
+        out += [f"knuckles = {p['knuckles']}", f"holes = {p['holes']}", "segment = length / (2 * knuckles - 1)", "",
+                'leaf = cq.Workplane("XY").box(length, leaf_w - knuckle_d / 2, thickness, centered=(True, False, False)).translate((0, knuckle_d / 2, 0))',
+                "for i in range(0, 2 * knuckles - 1, 2):",
+                "    x0 = -length / 2 + i * segment",
+                '    knuckle = cq.Workplane("YZ", origin=(x0, 0, knuckle_d / 2)).circle(knuckle_d / 2).extrude(segment)',
+                '    under = cq.Workplane("XY").box(segment, knuckle_d / 2, thickness, centered=False).translate((x0, 0, 0))',
+                "    leaf = leaf.union(knuckle, clean=False).union(under, clean=False)",
+                'leaf = leaf.cut(cq.Workplane("YZ", origin=(-length / 2, 0, knuckle_d / 2)).circle(pin_d / 2).extrude(length))',
+                "xs = [(i - (holes - 1) / 2) * hole_pitch for i in range(holes)]"]
+        if p["countersunk"]:
+            face = "bottom" if p.get("csk_face") == "bottom" else "top"
+            z_mouth = "0" if face == "bottom" else "thickness"
+            direction = "1" if face == "bottom" else "-1"
+            out += [f"# 90 degree countersinks from the {face} face: cones from csk_d at the face to hole_d",
+                    "depth = (csk_d - hole_d) / 2",
+                    "for x in xs:",
+                    '    leaf = leaf.cut(cq.Workplane("XY").center(x, hole_y).circle(hole_d / 2).extrude(thickness))',
+                    f"    cone = cq.Solid.makeCone(csk_d / 2, hole_d / 2, depth, cq.Vector(x, hole_y, {z_mouth}), cq.Vector(0, 0, {direction}))",
+                    '    leaf = leaf.cut(cq.Workplane("XY").add(cone))']
+        else:
+            out += ['leaf = leaf.cut(cq.Workplane("XY").pushPoints([(x, hole_y) for x in xs]).circle(hole_d / 2).extrude(thickness))']
+        out += ["result = leaf", ""]
+        return "\n".join(out)
+
 
 class Clamp(Family):
     name = "clamp"
@@ -158,6 +197,11 @@ class Clamp(Family):
     mutations = (Move("screw_x", "the screw boss and hole (along X)"), Resize("hole_d", "screw hole diameter"),
                  Resize("height", "height"), Bare())
     bare_note = "frame and boss without the screw hole"
+    stated = (presence("no_boss", "the screw boss", grades=("boss",)), presence("omit", "the screw hole", kinds=SHOWN),
+              size("hole_d", "screw hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (p["spine_t"] / 2, 0.0, p["height"] / 2, min(1.0, p["spine_t"] / 4))  # in the spine
 
     def sample(self, rng):
         width = float(rng.randrange(12, 31, 2))
@@ -197,7 +241,7 @@ class Clamp(Family):
                 "frame = (", '    cq.Workplane("XZ")', "    .polyline(profile)", "    .close()",
                 "    .extrude(width / 2, both=True)  # symmetric about the XZ plane", ")",
                 "boss = (", '    cq.Workplane("XY", origin=(screw_x, 0, height))', "    .circle(boss_d / 2)", "    .extrude(boss_h)", ")",
-                "body = frame.union(boss)"]
+                "body = frame" if p.get("no_boss") else "body = frame.union(boss)"]  # no_boss: a wrong part
         if omit:
             return "\n".join(out + ["result = (", "    body", ")", ""])
         out += ["# Screw hole straight down through the boss and the upper jaw into the throat.",
@@ -239,3 +283,17 @@ class Clamp(Family):
 
     def bbox(self, p):
         return (0.0, -p["width"] / 2, 0.0, p["depth"], p["width"] / 2, p["height"] + p["boss_h"])
+
+    def alternative(self, p):
+        """Spine and jaws as three boxes and the boss as a cylinder, unioned without cleaning; the
+        screw hole drilled with `hole` from the boss's top."""
+        out = ["import cadquery as cq", "", "# C-clamp frame from boxes and a cylinder.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("depth", "height", "width", "spine_t", "jaw_t", "boss_d", "boss_h", "screw_x", "hole_d")]
+        out += ["", 'spine = cq.Workplane("XY").box(spine_t, width, height, centered=(False, True, False))',
+                'lower = cq.Workplane("XY").box(depth, width, jaw_t, centered=(False, True, False))',
+                'upper = cq.Workplane("XY", origin=(0, 0, height - jaw_t)).box(depth, width, jaw_t, centered=(False, True, False))',
+                'boss = cq.Workplane("XY", origin=(screw_x, 0, height)).circle(boss_d / 2).extrude(boss_h)',
+                "body = spine.union(lower, clean=False).union(upper, clean=False).union(boss, clean=False)",
+                "# the boss's top face: its workplane is centred on the boss's axis",
+                'result = body.faces(">Z").workplane(centerOption="CenterOfBoundBox").hole(hole_d, jaw_t + boss_h)', ""]
+        return "\n".join(out)

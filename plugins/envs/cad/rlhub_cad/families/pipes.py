@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import hollow, wall
 from ..fmt import half_steps, mm, n
 
 
@@ -21,6 +22,11 @@ class Elbow(Family):
     omit = "bore"
     mutations = (Resize("wall", "wall"), Resize("bend_r", "bend radius"), Resize("pipe_d", "pipe diameter"), Bare())
     bare_note = "a solid bent rod, no bore"
+    stated = (hollow("omit", "the bore"), wall("wall", "wall thickness"))
+
+    def solid_spot(self, p):
+        c = 0.5 ** 0.5  # half way round the bend, in the wall on the +Y side
+        return (p["bend_r"] * (1 - c), p["pipe_d"] / 2 - p["wall"] / 2, p["bend_r"] * c, min(1.0, p["wall"] / 4))
 
     def sample(self, rng):
         pipe_d, wall = _pipe(rng)
@@ -65,6 +71,15 @@ class Elbow(Family):
         r = p["pipe_d"] / 2
         return (-r, -r, 0.0, p["bend_r"], r, p["bend_r"] + r)
 
+    def alternative(self, p):
+        """A solid bent rod, its bore cut out by a second, thinner revolve."""
+        out = ["import cadquery as cq", "", "# 90 degree elbow: a revolved rod, the bore cut by a revolved core.",
+               f"# Frame: {self.frame}.", f"pipe_d = {n(p['pipe_d'])}", f"wall = {n(p['wall'])}", f"bend_r = {n(p['bend_r'])}", "",
+               'rod = cq.Workplane("XY").circle(pipe_d / 2).revolve(90, (bend_r, 0, 0), (bend_r, 1, 0))',
+               'core = cq.Workplane("XY").circle(pipe_d / 2 - wall).revolve(90, (bend_r, 0, 0), (bend_r, 1, 0))',
+               "result = rod.cut(core)", ""]
+        return "\n".join(out)
+
 
 class Tee(Family):
     name = "pipe-tee"
@@ -74,6 +89,10 @@ class Tee(Family):
     omit = "branch bore"
     mutations = (Resize("branch_h", "branch height"), Resize("wall", "run wall"), Resize("run_len", "run length"), Bare())
     bare_note = "solid run and branch, no bores"
+    stated = (hollow("omit", "the branch's bore"), wall("wall", "run wall thickness"))
+
+    def solid_spot(self, p):
+        return (-p["run_len"] / 2 + 2, 0.0, -(p["pipe_d"] / 2 - p["wall"] / 2), min(1.0, p["wall"] / 4))  # the run's floor
 
     def bare(self, p):
         out = ["import cadquery as cq", "", "# The tee's outside only.", f"# Frame: {self.frame}."]
@@ -141,6 +160,17 @@ class Tee(Family):
         r = p["pipe_d"] / 2
         return (-p["run_len"] / 2, -r, -r, p["run_len"] / 2, r, p["branch_h"])
 
+    def alternative(self, p):
+        """The two solid cylinders unioned without cleaning, then one cut of both bores together."""
+        out = ["import cadquery as cq", "", "# Tee: solid run and branch, both bores cut at once.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("pipe_d", "wall", "run_len", "branch_d", "branch_wall", "branch_h")]
+        out += ["", 'outside = (cq.Workplane("YZ", origin=(-run_len / 2, 0, 0)).circle(pipe_d / 2).extrude(run_len)',
+                '           .union(cq.Workplane("XY").circle(branch_d / 2).extrude(branch_h), clean=False))',
+                'bores = (cq.Workplane("YZ", origin=(-run_len / 2, 0, 0)).circle(pipe_d / 2 - wall).extrude(run_len)',
+                '         .union(cq.Workplane("XY").circle(branch_d / 2 - branch_wall).extrude(branch_h)))',
+                "result = outside.cut(bores)", ""]
+        return "\n".join(out)
+
 
 class Reducer(Family):
     name = "pipe-reducer"
@@ -150,6 +180,10 @@ class Reducer(Family):
     omit = "bore"
     mutations = (Resize("wall", "wall"), Resize("cone_len", "cone length"), Resize("large_d", "large end diameter"), Bare())
     bare_note = "solid, no bore"
+    stated = (hollow("omit", "the bore"), wall("wall", "wall thickness"))
+
+    def solid_spot(self, p):
+        return (p["large_d"] / 2 - p["wall"] / 2, 0.0, p["large_len"] / 2, min(1.0, p["wall"] / 4))
 
     def sample(self, rng):
         large_d, wall = _pipe(rng)
@@ -203,3 +237,15 @@ class Reducer(Family):
     def bbox(self, p):
         R = p["large_d"] / 2
         return (-R, -R, 0.0, R, R, p["large_len"] + p["cone_len"] + p["small_len"])
+
+    def alternative(self, p):
+        """The outside revolved solid, the bore cut out by a revolved core."""
+        out = ["import cadquery as cq", "", "# Concentric reducer: solid outside, bore cut by a revolved core.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("large_d", "small_d", "wall", "large_len", "cone_len", "small_len")]
+        out += ["z1, z2 = large_len, large_len + cone_len", "z3 = z2 + small_len", "R, r = large_d / 2, small_d / 2", "",
+                'outside = cq.Workplane("XZ").polyline([(0, 0), (R, 0), (R, z1), (r, z2), (r, z3), (0, z3)]).close()'
+                '.revolve(360, (0, 0, 0), (0, 1, 0))',
+                'core = cq.Workplane("XZ").polyline([(0, 0), (R - wall, 0), (R - wall, z1), (r - wall, z2), (r - wall, z3), (0, z3)])'
+                '.close().revolve(360, (0, 0, 0), (0, 1, 0))',
+                "result = outside.cut(core)", ""]
+        return "\n".join(out)

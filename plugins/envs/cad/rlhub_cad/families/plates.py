@@ -5,10 +5,19 @@ from __future__ import annotations
 from ..family import Edit, Family, changed
 from ..fmt import half_steps, mm, n
 from ..mutations import Bare, DropFillets, Flag, Resize, Shift
+from .. import stated as st
+
+
+# The rounded corners: stated by the prompts that give every number, shown in the drawing (an
+# abstract prompt does not mention them).
+_FILLETS = st.Stated("presence", "corner_r", "the corner fillets", st.SHOWN, ("fillet",), 0.0, when=lambda p: p["corner_r"] > 0)
 
 
 class _Plate(Family):
     features = ("holes", "fillets")
+
+    def solid_spot(self, p):
+        return (0.0, p["width"] / 2 - 1, p["thickness"] / 2, min(0.5, p["thickness"] / 4))  # by the long edge
 
     def _base(self, rng):
         length = float(rng.randrange(60, 161, 5))
@@ -106,6 +115,17 @@ class HolePlate(_Plate):
 
     mutations = (Shift("the hole pattern"), Resize("hole_d", "hole diameter"), Resize("length", "length"),
                  DropFillets("corner_r", "the corner fillets"), Bare())
+    stated = (st.count("nx", "columns of holes (along X)"), st.count("ny", "rows of holes (along Y)"), st.presence("omit", "the holes"),
+              st.size("hole_d", "hole diameter", kinds=("image",)), _FILLETS)
+
+    def adjusted(self, p, key, value):
+        """Another count of columns or rows over the same span (first to last hole), or at the
+        least pitch that keeps holes apart when there was one."""
+        if key not in ("nx", "ny"):
+            return super().adjusted(p, key, value)
+        axis, old = key[1], p[key]
+        pitch = p[f"pitch_{axis}"] * (old - 1) / (value - 1) if old > 1 and value > 1 else (p["hole_d"] + 4 if value > 1 else 0.0)
+        return {**p, key: value, f"pitch_{axis}": round(pitch, 6)}
 
     def alternative(self, p):
         out = self._sketched(p, "Mounting plate: sketched outline, holes cut as cylinders.")
@@ -183,6 +203,16 @@ class SlotPlate(_Plate):
 
     mutations = (Shift("the slots"), Resize("slot_w", "slot width"), Resize("width", "width"),
                  DropFillets("corner_r", "the corner fillets"), Bare())
+    stated = (st.count("slots", "slots"), st.presence("omit", "the slots"), st.size("slot_w", "slot width", kinds=("image",)),
+              _FILLETS)
+
+    def adjusted(self, p, key, value):
+        """Another number of slots over the same span (or at the least pitch from one slot)."""
+        if key != "slots":
+            return super().adjusted(p, key, value)
+        old = p["slots"]
+        pitch = p["slot_pitch"] * (old - 1) / (value - 1) if old > 1 and value > 1 else (p["slot_w"] + 4 if value > 1 else 0.0)
+        return {**p, "slots": value, "slot_pitch": round(pitch, 6)}
 
     def alternative(self, p):
         """Each slot cut with its own outline of lines and arcs (an arc cutter)."""
@@ -277,6 +307,8 @@ class CounterborePlate(_Plate):
                  Flag("cbore_face", "bottom", "face", "the counterbores on the bottom face instead of the top"),
                  Flag("plain", True, "plain holes", "plain holes instead of counterbored ones", presence=True),
                  Resize("length", "length"), Bare())
+    stated = (st.presence("omit", "the counterbores"), st.face("cbore_face", "bottom", "the counterbores on the bottom face", kinds=st.SHOWN),
+              st.size("cbore_d", "counterbore diameter", kinds=("image",)), _FILLETS)
 
     def alternative(self, p):
         out = self._sketched(p, "Counterbored plate: sketched outline; holes and counterbores cut as cylinders.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Resize
+from ..stated import hollow, presence, size, wall
 from ..fmt import half_steps, mm, n
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
@@ -26,6 +27,12 @@ class Knob(Family):
     omit = "bore"
     mutations = (Resize("bore_depth", "bore depth"), Resize("bore_d", "bore diameter"), Resize("height", "height"), Bare())
     bare_note = "the revolved grip without its bore or top fillet"
+    stated = (presence("omit", "the shaft bore"), presence("no_fillet", "the rounded top", grades=("fillet",)),
+              presence("no_flange", "the grip flange", grades=("boss", "plane")), size("bore_d", "bore diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return ((p["bore_d"] / 2 + p["flange_d"] / 2) / 2, 0.0, p["flange_t"] / 2,
+                min(p["flange_t"] / 4, (p["flange_d"] - p["bore_d"]) / 8))
 
     def bare(self, p):
         out = _header("The knob's revolved outline only.", self.frame, p, ["flange_d", "flange_t", "body_d", "top_d", "height"])
@@ -71,7 +78,10 @@ class Knob(Family):
         else:
             out += ["section = [(bore_d / 2, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (body_d / 2, flange_t),",
                     "           (top_d / 2, height), (0, height), (0, bore_depth), (bore_d / 2, bore_depth)]"]
-        out += [""] + _revolve("result") + ['    .edges(">Z")', "    .fillet(top_fillet)", ")", ""]
+        if p.get("no_flange"):  # a wrong part: the grip straight down to the floor, no flange
+            out = [ln.replace("(flange_d / 2, 0), (flange_d / 2, flange_t), ", "(body_d / 2, 0), ") for ln in out]
+        fillet = [] if p.get("no_fillet") else ['    .edges(">Z")', "    .fillet(top_fillet)"]  # no_fillet: a wrong part
+        out += [""] + _revolve("result") + fillet + [")", ""]
         return "\n".join(out)
 
     def abstract(self, p):
@@ -104,6 +114,19 @@ class Knob(Family):
         r = p["flange_d"] / 2
         return (-r, -r, 0.0, r, r, p["height"])
 
+    def alternative(self, p):
+        """A cylinder and a cone (Solid.makeCone) unioned, the top edge filleted, the bore drilled
+        with `hole` from below."""
+        out = _header("Knob: flange cylinder and conical grip, filleted, drilled.", self.frame, p,
+                      ["flange_d", "flange_t", "body_d", "top_d", "height", "bore_d", "bore_depth", "top_fillet"])
+        out += ["", 'flange = cq.Workplane("XY").circle(flange_d / 2).extrude(flange_t)',
+                ("grip = cq.Solid.makeCone(body_d / 2, top_d / 2, height - flange_t, cq.Vector(0, 0, flange_t), cq.Vector(0, 0, 1))"
+                 if p["top_d"] < p["body_d"] else  # a straight grip: OCC makes no cone with equal radii
+                 "grip = cq.Solid.makeCylinder(body_d / 2, height - flange_t, cq.Vector(0, 0, flange_t), cq.Vector(0, 0, 1))"),
+                'body = flange.union(cq.Workplane("XY").add(grip)).edges(">Z").fillet(top_fillet)',
+                'result = body.faces("<Z").workplane().hole(bore_d, bore_depth)', ""]
+        return "\n".join(out)
+
 
 class Bottle(Family):
     name = "bottle"
@@ -113,6 +136,10 @@ class Bottle(Family):
     omit = "hollow (the bottle comes out solid)"
     mutations = (Resize("wall", "wall"), Resize("neck_d", "neck diameter"), Resize("body_h", "body height"), Bare())
     bare_note = "solid, not hollow"
+    stated = (hollow("omit", "the bottle's inside"), wall("wall", "wall thickness"))
+
+    def solid_spot(self, p):
+        return (0.0, 0.0, p["wall"] / 2, p["wall"] / 4)  # in the base
 
     def alternative(self, p):
         """The outside revolved solid, then shelled from the mouth (OCC offsets each surface:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Flag, Resize
+from ..stated import face, presence, size, steps
 from ..fmt import half_steps, mm, n
 
 # ISO/DIN 6885 feather keys: (shaft diameter above, key width, keyway depth in the shaft).
@@ -20,6 +21,12 @@ class KeyedShaft(Family):
     mutations = (Flag("keyway_side", "-X", "face", "the keyway on the -X side instead of +X"),
                  Resize("key_w", "keyway width"), Resize("top_len", "top section length"), Bare())
     bare_note = "the stepped shaft without its keyway"
+    stated = (steps("steps", "the shaft's diameters (three sections)"), presence("omit", "the keyway", grades=("slot",)),
+              face("keyway_side", "-X", "the keyway on the -X side instead of +X", grades=("slot",)),
+              size("key_w", "keyway width", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (0.0, 0.0, p["bottom_len"] / 2, min(1.0, p["bottom_d"] / 8))  # on the axis, in the bottom section
 
     def sample(self, rng):
         top_d = float(rng.randrange(12, 41, 2))
@@ -53,9 +60,15 @@ class KeyedShaft(Family):
                f"# Frame: {self.frame}."]
         out += [f"{k} = {n(p[k])}" for k in ("bottom_d", "bottom_len", "middle_d", "middle_len", "top_d", "top_len",
                                               "key_w", "key_depth", "key_len")]
-        out += ["", "shaft = (", '    cq.Workplane("XY")', "    .circle(bottom_d / 2)", "    .extrude(bottom_len)",
-                '    .faces(">Z").workplane()', "    .circle(middle_d / 2)", "    .extrude(middle_len)",
-                '    .faces(">Z").workplane()', "    .circle(top_d / 2)", "    .extrude(top_len)", ")"]
+        sections = [("bottom_d", "bottom_len"), ("middle_d", "middle_len"), ("top_d", "top_len")]
+        if p.get("steps") == -1:  # a wrong part: two diameters (the bottom section as wide as the middle)
+            sections[0] = ("middle_d", "bottom_len")
+        elif p.get("steps") == 1:  # a wrong part: four diameters (a collar between the middle and the top)
+            sections[1:2] = [("middle_d", "middle_len / 2"), ("(middle_d + top_d) / 2", "middle_len / 2")]
+        out += ["", "shaft = (", '    cq.Workplane("XY")']
+        for i, (d, length) in enumerate(sections):
+            out += ([] if i == 0 else ['    .faces(">Z").workplane()']) + [f"    .circle({d} / 2)", f"    .extrude({length})"]
+        out += [")"]
         if omit:
             return "\n".join(out + ["result = (", "    shaft", ")", ""])
         out += ["# Keyway: an end-milled slot (round ends) on the +X side, centred along the top section,",
@@ -105,3 +118,26 @@ class KeyedShaft(Family):
     def bbox(self, p):
         r = p["middle_d"] / 2
         return (-r, -r, 0.0, r, r, p["bottom_len"] + p["middle_len"] + p["top_len"])
+
+    def alternative(self, p):
+        """The stepped profile revolved in one go; the keyway cut as a box between two end-mill
+        cylinders (what an end mill sweeps), unioned without cleaning."""
+        out = ["import cadquery as cq", "", "# Stepped shaft: revolved profile, keyway cut as box + two cylinders.", f"# Frame: {self.frame}."]
+        out += [f"{k} = {n(p[k])}" for k in ("bottom_d", "bottom_len", "middle_d", "middle_len", "top_d", "top_len",
+                                              "key_w", "key_depth", "key_len")]
+        side = -1 if p.get("keyway_side") == "-X" else 1
+        out += ["z1, z2 = bottom_len, bottom_len + middle_len", "z3 = z2 + top_len",
+                "profile = [(0, 0), (bottom_d / 2, 0), (bottom_d / 2, z1), (middle_d / 2, z1), (middle_d / 2, z2),",
+                "           (top_d / 2, z2), (top_d / 2, z3), (0, z3)]",
+                'shaft = cq.Workplane("XZ").polyline(profile).close().revolve(360, (0, 0, 0), (0, 1, 0))',
+                f"side = {side}  # +1: the keyway on +X",
+                "key_z = z1 + middle_len + top_len / 2",
+                "x0 = side * (top_d / 2 - key_depth)  # the keyway's flat bottom",
+                "reach = key_depth + top_d / 2",
+                "straight = key_len - key_w",
+                'cutter = cq.Workplane("XY").box(reach, key_w, straight, centered=(False, True, True)).translate((min(x0, x0 + side * reach), 0, key_z))',
+                "for end in (-1, 1):",
+                '    mill = cq.Workplane("YZ", origin=(x0, 0, key_z + end * straight / 2)).circle(key_w / 2).extrude(side * reach)',
+                "    cutter = cutter.union(mill, clean=False)",
+                "result = shaft.cut(cutter)", ""]
+        return "\n".join(out)

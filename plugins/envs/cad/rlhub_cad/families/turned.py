@@ -7,6 +7,7 @@ import math
 from ..family import Edit, Family, changed
 from ..fmt import half_steps, mm, n
 from ..mutations import Bare, Move, Resize
+from ..stated import count, presence, size
 
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
 
@@ -24,6 +25,17 @@ class Flange(Family):
     mutations = (Move("bolt_circle_d", "the bolt holes (radially)", per_mm=2.0), Resize("bore_d", "bore diameter"),
                  Resize("flange_d", "flange diameter"), Bare())
     bare_note = "the disc and hub, no bore, no bolt holes"
+    stated = (count("bolts", "bolt holes"), presence("omit", "the bolt holes"), presence("no_bore", "the central bore"),
+              presence("no_hub", "the raised hub", grades=("boss", "plane")),
+              size("bolt_d", "bolt hole diameter", kinds=("image",)), size("bore_d", "bore diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return (-(p["flange_d"] / 2 - 1), 0.0, p["flange_t"] / 2, min(0.5, p["flange_t"] / 4))  # by the rim, off the bolts
+
+    def free(self, p, kind):
+        """Where the bolt circle starts is stated only in the kinds that give every number (and
+        shown in the drawing): in abstract tasks the holes may sit at any angle about Z."""
+        return {"spin": ((0.0, 0.0, 0.0), (0.0, 0.0, 1.0))} if kind == "abstract" else {}
 
     def bare(self, p):
         out = _header("The flange's disc and hub only.", self.frame, p, ["flange_d", "flange_t", "hub_d", "hub_h"])
@@ -57,9 +69,12 @@ class Flange(Family):
         out = _header("Flange: a disc with a raised hub, a through bore and a bolt circle.", self.frame, p,
                       ["flange_d", "flange_t", "hub_d", "hub_h", "bore_d", "bolt_circle_d", "bolt_d"])
         out += [f"bolts = {p['bolts']}", "",
-                "body = (", '    cq.Workplane("XY")', "    .circle(flange_d / 2)", "    .extrude(flange_t)",
-                '    .faces(">Z").workplane()', "    .circle(hub_d / 2)", "    .extrude(hub_h)", ")",
-                "bore = cq.Workplane(\"XY\").circle(bore_d / 2).extrude(flange_t + hub_h)"]
+                "body = (", '    cq.Workplane("XY")', "    .circle(flange_d / 2)", "    .extrude(flange_t)"]
+        if not p.get("no_hub"):  # no_hub: a wrong part, the disc alone
+            out += ['    .faces(">Z").workplane()', "    .circle(hub_d / 2)", "    .extrude(hub_h)"]
+        out += [")", "bore = cq.Workplane(\"XY\").circle(bore_d / 2).extrude(flange_t + hub_h)"]
+        if p.get("no_bore"):  # a wrong part: the bore cutter moved out of the part
+            out[-1] += ".translate((0, 0, -1000))"
         if omit:
             return "\n".join(out + ["result = (", "    body.cut(bore)", ")", ""])
         out += ["# First bolt hole on the +X axis, the rest equally spaced.",
@@ -98,6 +113,22 @@ class Flange(Family):
         r = p["flange_d"] / 2
         return (-r, -r, 0.0, r, r, p["flange_t"] + p["hub_h"])
 
+    def alternative(self, p):
+        """The disc and hub revolved from one half section with the bore in it; bolt holes drilled
+        from the bottom face with `hole`."""
+        out = _header("Flange: revolved section, bolt holes drilled from below.", self.frame, p,
+                      ["flange_d", "flange_t", "hub_d", "hub_h", "bore_d", "bolt_circle_d", "bolt_d"])
+        out += [f"bolts = {p['bolts']}", "",
+                "section = [(bore_d / 2, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (hub_d / 2, flange_t),",
+                "           (hub_d / 2, flange_t + hub_h), (bore_d / 2, flange_t + hub_h)]",
+                'body = cq.Workplane("XZ").polyline(section).close().revolve(360, (0, 0, 0), (0, 1, 0))',
+                "centres = [(bolt_circle_d / 2 * math.cos(2 * math.pi * i / bolts), bolt_circle_d / 2 * math.sin(2 * math.pi * i / bolts))",
+                "           for i in range(bolts)]",
+                'holes = cq.Workplane("XY").pushPoints(centres).circle(bolt_d / 2).extrude(flange_t)',
+                "result = body.cut(holes)", ""]
+        out.insert(1, "import math")
+        return "\n".join(out)
+
 
 class Washer(Family):
     name = "washer"
@@ -107,6 +138,11 @@ class Washer(Family):
     omit = "hole"
     mutations = (Resize("hole_d", "hole diameter"), Resize("thickness", "thickness"), Resize("outer_d", "outside diameter"), Bare())
     bare_note = "a plain disc"
+    stated = (presence("omit", "the hole"), size("hole_d", "hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        ring = (p["outer_d"] - p["hole_d"]) / 2
+        return ((p["outer_d"] + p["hole_d"]) / 4, 0.0, p["thickness"] / 2, min(ring / 4, p["thickness"] / 4))
 
     def sample(self, rng):
         hole_d = float(rng.choice([3.2, 4.3, 5.3, 6.4, 8.4, 10.5, 13.0, 17.0]))
@@ -144,6 +180,14 @@ class Washer(Family):
         r = p["outer_d"] / 2
         return (-r, -r, 0.0, r, r, p["thickness"])
 
+    def alternative(self, p):
+        """A revolved rectangle (the ring's half section)."""
+        out = _header("Flat washer, revolved.", self.frame, p, ["outer_d", "hole_d", "thickness"])
+        return "\n".join(out + ["", 'result = cq.Workplane("XZ").rect((outer_d - hole_d) / 2, thickness, centered=False)'
+                                 ".translate((hole_d / 2, 0, 0)).revolve(360, (0, 0, 0), (0, 1, 0))",
+                                 "result = cq.Workplane(\"XZ\").center(hole_d / 2, 0).rect((outer_d - hole_d) / 2, thickness, centered=False)"
+                                 ".revolve(360, (-hole_d / 2, 0, 0), (-hole_d / 2, 1, 0))", ""])
+
 
 class Bushing(Family):
     name = "bushing"
@@ -153,6 +197,18 @@ class Bushing(Family):
     omit = "bore"
     mutations = (Resize("bore_d", "bore diameter"), Resize("flange_t", "flange thickness"), Resize("length", "length"), Bare())
     bare_note = "solid, no bore"
+    stated = (presence("omit", "the bore"), presence("no_flange", "the flange", grades=("boss", "plane")),
+              size("outer_d", "sleeve diameter", kinds=("image",)), size("flange_d", "flange diameter", kinds=("image",)))
+
+    def adjusted(self, p, key, value):
+        """Another sleeve diameter keeps the flange's overhang."""
+        if key != "outer_d":
+            return super().adjusted(p, key, value)
+        return {**p, "outer_d": value, "flange_d": p["flange_d"] + value - p["outer_d"]}
+
+    def solid_spot(self, p):
+        return ((p["outer_d"] + p["flange_d"]) / 4, 0.0, p["flange_t"] / 2,
+                min(p["flange_t"] / 4, (p["flange_d"] - p["outer_d"]) / 8))
 
     def sample(self, rng):
         bore_d = float(rng.randrange(6, 41, 2))
@@ -180,6 +236,9 @@ class Bushing(Family):
                 "           (outer_d / 2, length), (r_in, length)]", "",
                 "result = (", '    cq.Workplane("XZ")', "    .polyline(section)", "    .close()",
                 "    .revolve(360, (0, 0, 0), (0, 1, 0))  # about the workplane's Y, which is global Z", ")", ""]
+        if p.get("no_flange"):  # a wrong part: the sleeve alone
+            out[out.index("section = [(r_in, 0), (flange_d / 2, 0), (flange_d / 2, flange_t), (outer_d / 2, flange_t),")] = \
+                "section = [(r_in, 0), (outer_d / 2, 0),"
         return "\n".join(out)
 
     def abstract(self, p):
@@ -207,6 +266,13 @@ class Bushing(Family):
         r = p["flange_d"] / 2
         return (-r, -r, 0.0, r, r, p["length"])
 
+    def alternative(self, p):
+        """Two cylinders unioned without cleaning, the bore drilled with `hole`."""
+        out = _header("Flanged bushing from two cylinders.", self.frame, p, ["bore_d", "outer_d", "length", "flange_d", "flange_t"])
+        return "\n".join(out + ["", 'flange = cq.Workplane("XY").circle(flange_d / 2).extrude(flange_t)',
+                                 'sleeve = cq.Workplane("XY").circle(outer_d / 2).extrude(length)',
+                                 'result = flange.union(sleeve, clean=False).faces(">Z").workplane().hole(bore_d)', ""])
+
 
 class HexNut(Family):
     name = "hex-nut"
@@ -217,6 +283,12 @@ class HexNut(Family):
     unscaled = ("chamfer_deg",)
     mutations = (Resize("hole_d", "hole diameter"), Resize("height", "height"), Resize("across_flats", "size across the flats"), Bare())
     bare_note = "the chamfered prism without its hole"
+    stated = (presence("no_chamfer", "the chamfers", grades=("cone",)), presence("omit", "the hole"),
+              size("hole_d", "hole diameter", kinds=("image",)))
+
+    def solid_spot(self, p):
+        return ((p["hole_d"] + p["across_flats"]) / 4, 0.0, p["height"] / 2,
+                min((p["across_flats"] - p["hole_d"]) / 8, p["height"] / 4))
     SIZES = [(3, 5.5, 2.4, 2.5), (4, 7.0, 3.2, 3.3), (5, 8.0, 4.7, 4.2), (6, 10.0, 5.2, 5.0), (8, 13.0, 6.8, 6.8),
              (10, 16.0, 8.4, 8.5), (12, 18.0, 10.8, 10.2), (16, 24.0, 14.8, 14.0), (20, 30.0, 18.0, 17.5)]
 
@@ -238,10 +310,11 @@ class HexNut(Family):
                 "cone = (", '    cq.Workplane("XZ")', "    .polyline([(0, 0), (r0, 0), (r1, rise), (r1, height - rise), (r0, height), (0, height)])",
                 "    .close()", "    .revolve(360, (0, 0, 0), (0, 1, 0))", ")"]
         out.insert(1, "import math")
+        nut = "prism" if p.get("no_chamfer") else "prism.intersect(cone)"  # no_chamfer: a wrong part
         if omit:
-            return "\n".join(out + ["result = (", "    prism.intersect(cone)", ")", ""])
+            return "\n".join(out + ["result = (", f"    {nut}", ")", ""])
         out += ["hole = cq.Workplane(\"XY\").circle(hole_d / 2).extrude(height)",
-                "result = (", "    prism.intersect(cone).cut(hole)", ")", ""]
+                "result = (", f"    {nut}.cut(hole)", ")", ""]
         return "\n".join(out)
 
     def abstract(self, p):
@@ -270,6 +343,22 @@ class HexNut(Family):
         rc = p["across_flats"] / 2 / math.cos(math.radians(30))
         return (-rc, -p["across_flats"] / 2, 0.0, rc, p["across_flats"] / 2, p["height"])
 
+    def alternative(self, p):
+        """The prism drilled with `hole`, its corners chamfered by cutting away two revolved
+        triangles (what lies outside the double cone) instead of intersecting with it."""
+        out = _header("Hex nut: prism drilled, corners chamfered by cutting revolved triangles.", self.frame, p,
+                      ["across_flats", "height", "hole_d", "chamfer_deg"])
+        out.insert(1, "import math")
+        out += ["across_corners = across_flats / math.cos(math.radians(30))",
+                "r0, r1 = across_flats / 2, across_corners / 2 + 1",
+                "rise = (r1 - r0) * math.tan(math.radians(chamfer_deg))", "",
+                'nut = cq.Workplane("XY").polygon(6, across_corners).extrude(height).faces(">Z").workplane().hole(hole_d)',
+                "for tri in ([(r0, 0), (r1 + 1, 0), (r1 + 1, rise * (r1 + 1 - r0) / (r1 - r0))],",
+                "            [(r0, height), (r1 + 1, height), (r1 + 1, height - rise * (r1 + 1 - r0) / (r1 - r0))]):",
+                '    nut = nut.cut(cq.Workplane("XZ").polyline(tri).close().revolve(360, (0, 0, 0), (0, 1, 0)))',
+                "result = nut", ""]
+        return "\n".join(out)
+
 
 class Pulley(Family):
     name = "pulley"
@@ -280,6 +369,12 @@ class Pulley(Family):
     unscaled = ("groove_deg",)
     mutations = (Resize("groove_depth", "groove depth"), Resize("bore_d", "bore diameter"), Resize("outer_d", "outside diameter"), Bare())
     bare_note = "a plain cylinder, no groove, no bore"
+    stated = (presence("omit", "the V groove", grades=("cone",)), presence("no_bore", "the bore"),
+              size("bore_d", "bore diameter", kinds=("image",)))  # (a groove's depth is a difference of radii: graded as positions)
+
+    def solid_spot(self, p):
+        rb = p["outer_d"] / 2 - p["groove_depth"]
+        return ((rb + p["bore_d"] / 2) / 2, 0.0, p["width"] / 2, min(1.0, (rb - p["bore_d"] / 2) / 4))
 
     def bare(self, p):
         out = _header("The pulley's blank only.", self.frame, p, ["outer_d", "width"])
@@ -319,6 +414,9 @@ class Pulley(Family):
         else:
             out += ["section = [(bore_d / 2, 0), (r, 0), (r, z_top0), (rb, z_bot0), (rb, z_bot1), (r, z_top1),",
                     "           (r, width), (bore_d / 2, width)]"]
+        if p.get("no_bore"):  # a wrong part: the section closed on the axis
+            out[-1] = out[-1].replace("(bore_d / 2, width)", "(0, width)")
+            out[-2 if not omit else -1] = out[-2 if not omit else -1].replace("[(bore_d / 2, 0)", "[(0, 0)")
         out += ["", "result = (", '    cq.Workplane("XZ")', "    .polyline(section)", "    .close()",
                 "    .revolve(360, (0, 0, 0), (0, 1, 0))", ")", ""]
         return "\n".join(out)
@@ -350,3 +448,18 @@ class Pulley(Family):
     def bbox(self, p):
         r = p["outer_d"] / 2
         return (-r, -r, 0.0, r, r, p["width"])
+
+    def alternative(self, p):
+        """A drilled cylinder with the groove cut by a revolved trapezoid."""
+        out = _header("V-belt pulley: a drilled blank, the groove cut by a revolved trapezoid.", self.frame, p,
+                      ["outer_d", "width", "groove_top_w", "groove_depth", "groove_deg", "bore_d"])
+        out.insert(1, "import math")
+        out += ["r = outer_d / 2", "rb = r - groove_depth",
+                "bottom_w = groove_top_w - 2 * groove_depth * math.tan(math.radians(groove_deg / 2))",
+                "# the trapezoid runs 1 mm past the rim along its flanks' lines",
+                "over = math.tan(math.radians(groove_deg / 2))",
+                "groove = [(rb, (width - bottom_w) / 2), (r + 1, (width - groove_top_w) / 2 - over),",
+                "          (r + 1, (width + groove_top_w) / 2 + over), (rb, (width + bottom_w) / 2)]", "",
+                'blank = cq.Workplane("XY").circle(r).extrude(width).faces(">Z").workplane().hole(bore_d)',
+                'result = blank.cut(cq.Workplane("XZ").polyline(groove).close().revolve(360, (0, 0, 0), (0, 1, 0)))', ""]
+        return "\n".join(out)
