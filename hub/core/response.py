@@ -48,9 +48,13 @@ _FENCE = re.compile(
 _INNER = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{(" + _INNER + r")\}")
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
-# "Final answer: 42", "**Final Answer:** 42", "Answer: 42" at the start of a line.
-_FINAL_LINE = re.compile(r"(?im)^[ \t>*_#-]*(?:final\s+answer|answer)[ \t*_]*[:：][ \t*_]*(.+?)[ \t*_]*$")
-_ANSWER_PATTERNS = {"boxed": _BOXED, "answer_tag": _ANSWER_TAG, "final_line": _FINAL_LINE}
+# "Final answer: 42", "**Final Answer:** 42", "Answer: 42", "1. Answer - 42" at the start of a line;
+# or the marker on a line of its own ("Final answer:", "### Final Answer") and the answer on the lines
+# below it, up to a blank line (a list written one item a line).
+_MARKER = r"^[ \t>*_#-]*(?:\d+[.)][ \t]*)?(?:final\s+answer|answer)[ \t*_]*"
+_FINAL_LINE = re.compile(r"(?im)" + _MARKER + r"(?:[:：]|[ \t][-–—][ \t])[ \t*_]*(\S.*?)[ \t*_]*$")
+_FINAL_BLOCK = re.compile(r"(?im)" + _MARKER + r"[:：]?[ \t*_]*\n((?:[ \t]*\S[^\n]*(?:\n|\Z)){1,20})")
+_ANSWER_PATTERNS = {"boxed": (_BOXED,), "answer_tag": (_ANSWER_TAG,), "final_line": (_FINAL_LINE, _FINAL_BLOCK)}
 
 
 @dataclass(frozen=True)
@@ -177,10 +181,10 @@ class Response:
             return [Answer(None, f"response longer than {max_chars} chars")]
         found = []
         for mode in modes:
-            pattern = _ANSWER_PATTERNS.get(mode)
-            if pattern is None:
+            patterns = _ANSWER_PATTERNS.get(mode)
+            if patterns is None:
                 raise ValueError(f"unknown answer marker {mode!r}; expected one of {ANSWER_MODES}")
-            found += [(m.start(), m.group(1), mode) for m in pattern.finditer(self.visible)]
+            found += [(m.start(), m.group(1), mode) for pattern in patterns for m in pattern.finditer(self.visible)]
         if not found:
             return [Answer(None, "no final answer marker (" + ", ".join(modes) + ")")]
         out = []

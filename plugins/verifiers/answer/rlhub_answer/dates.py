@@ -7,16 +7,19 @@ by parsing twice with two different defaults: any field that changes was never w
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from dateutil import parser as date_parser
 
 _DEFAULTS = (dt.datetime(1900, 1, 1), dt.datetime(1904, 12, 28))
+_WEEKDAY = re.compile(r"(?i)\s*\((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\)\s*$")
 
 
 def parse_date(text: str, dayfirst: bool = False) -> dt.date | None:
     """The full calendar date `text` names, or None (partial, ambiguous to parse, or not a date)."""
     if not isinstance(text, str) or not text.strip() or len(text) > 80:
         return None
+    text = _WEEKDAY.sub("", text)  # "2022-11-10 (Thursday)"
     if isinstance(text, str) and _looks_iso(text.strip()):
         dayfirst = False  # 2024-03-05 is always March 5th
     try:

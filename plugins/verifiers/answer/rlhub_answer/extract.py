@@ -29,7 +29,7 @@ def extract_answer(response: str, modes: Iterable[Mode] = DEFAULT_MODES, max_res
 
 _LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textrm|operatorname)\s*\{([^{}]*)\}")
 _LATEX_SUBS = ((r"\$", "$"), (r"\%", "%"), ("{,}", ","), (r"\,", ""), (r"\!", ""), (r"\ ", " "), (r"\;", " "),
-               (r"\approx", "≈ "), (r"\sim", "~ "), (r"\times", "×"), (r"\cdot", "·"), ("~", " "), (r"\left", ""),
+               (r"\approx", "≈ "), (r"\sim", "~ "), (r"\mu", "µ"), (r"\times", "×"), (r"\cdot", "·"), ("~", " "), (r"\left", ""),
                (r"\right", ""))
 _LATEX_POWER = re.compile(r"\^\{([-+]?\d+)\}")
 

@@ -18,7 +18,7 @@ from typing import Any
 from . import text as text_m
 from .dates import iso, parse_date
 from .lists import list_score, split_items
-from .numbers import ParsedNumber, gold_number, numbers_match, parse_number, singular
+from .numbers import ParsedNumber, gold_number, numbers_match, parse_number, unit_spellings
 
 ANSWER_TYPES = ("number", "percent", "date", "list", "text", "yesno", "unanswerable")
 UNANSWERABLE = "unanswerable"
@@ -36,6 +36,8 @@ class AnswerSpec:
     change: the answer is a signed change, so "24.69% increase" / "3.1% decrease" give the sign.
     ordered: a list whose order the question asks for.
     decimals: the question's rounding instruction ("round to 2 decimal places").
+    partial: a list earns partial credit (right items less wrong ones); False: all or nothing,
+        where a blind pick of one row would earn its share.
     amount: a yes/no or a named answer must also give the number it rests on ("yes; 1,250",
         "Revenue; 812,400"): a bare word or name is a guess among a few (a constant "yes" earns half).
     """
@@ -45,6 +47,7 @@ class AnswerSpec:
     ordered: bool = False
     decimals: int | None = None
     amount: float | None = None
+    partial: bool = True
 
 
 PLAIN = AnswerSpec()
@@ -99,14 +102,24 @@ def unit_problem(got: ParsedNumber, gold_is_percent: bool, spec: AnswerSpec) -> 
         asked = "a percentage" if gold_is_percent else (f"an amount in {', '.join(currencies)}" if currencies
                                                          else "a number with no currency")
         return f"the answer is in {got.currency}; the question asks for {asked}"
-    if got.unit and got.unit not in {singular(u) for u in declared if u not in CURRENCY_CODES}:
+    if got.unit and got.unit not in {w for u in declared if u not in CURRENCY_CODES for w in unit_spellings(u)}:
         return f"the answer names the unit {got.unit!r}, which is not what the question counts or measures"
     if got.change and not spec.change:
         return "a word for the direction of a change, where the question asks for a value"
     return None
 
 
+_LABEL = re.compile(r"^[A-Za-z][\w .()/-]{0,40}?\s*=\s*(?=[-+(]?[\d.$€£¥₹~≈])")  # "CAGR = 1.446%"
+
+
 def match_number(pred: str, golds: list[Any], gold_is_percent: bool, cfg: Any, spec: AnswerSpec = PLAIN) -> Match:
+    if spec.amount is not None:  # "7; 12,345": a count and the total it rests on, all or nothing
+        parts = split_number(pred)
+        problem = _amount_problem(parts[1] if parts else None, cfg, spec)
+        if problem:
+            return Match(0.0, False, "number", {"reason": problem})
+        pred = parts[0]
+    pred = _LABEL.sub("", pred)
     got = parse_number(pred, spec.units or ())
     if got is None:
         return Match(0.0, False, "number", {"reason": "not a number"})
@@ -142,14 +155,22 @@ def match_date(pred: str, golds: list[Any], cfg: Any) -> Match:
     return Match(float(ok), ok, "date", {"parsed": got.isoformat()})
 
 
-_WITH_NUMBER = re.compile(r"^(.*?)\s*[;:]\s*([^;:]+?)\s*$", re.DOTALL)
+_WITH_NUMBER = re.compile(r"^(.*?)\s*(?:[;:=]|\s[-–—]\s)\s*([^;:=]+?)\s*$", re.DOTALL)
+_IN_PARENS = re.compile(r"^(.*?\S)\s*\(([^()]+)\)\s*$", re.DOTALL)
 
 
 def split_number(pred: str) -> tuple[str, str] | None:
-    """(the answer, the number after it) of "Revenue; 1,234" or "Revenue: 1,234" (the last ';'
-    or ':' splits, so a name may hold commas), or None when nothing follows a separator."""
-    m = _WITH_NUMBER.match(pred.strip())
-    return (m.group(1), m.group(2)) if m and m.group(1) else None
+    """(the answer, the number given with it) of "Revenue; 1,234", "Revenue: 1,234",
+    "Revenue = 1,234", "Revenue – 1,234" (the last separator splits, so a name may hold commas)
+    or "Revenue (1,234)"; None when nothing follows a separator."""
+    text = pred.strip()
+    m = _WITH_NUMBER.match(text)
+    if m and m.group(1):
+        return m.group(1), m.group(2)
+    m = _IN_PARENS.match(text)
+    if m and parse_number(m.group(2)) is not None:
+        return m.group(1), m.group(2)
+    return None
 
 
 _YES_NO = re.compile(r"^\s*(yes|no)\b\s*[,;:.\u2013\u2014]?\s*(.*?)\s*$", re.IGNORECASE | re.DOTALL)
@@ -159,7 +180,12 @@ def _yes_no(pred: str) -> tuple[str | None, str]:
     """('yes' or 'no', the rest) of an answer that starts with the word ("no; -350" -> ('no',
     '-350')); (None, pred) otherwise."""
     m = _YES_NO.match(pred)
-    return (m.group(1).lower(), m.group(2)) if m else (None, pred)
+    if not m:
+        return None, pred
+    rest = m.group(2)
+    if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
+        rest = rest[1:-1].strip()  # "yes (2,700.40)": delimiters, not an accounting negative
+    return m.group(1).lower(), rest
 
 
 def match_yesno(pred: str, golds: list[Any], cfg: Any = None, spec: AnswerSpec = PLAIN) -> Match:
@@ -213,6 +239,8 @@ def match_list(pred: str, golds: list[list[Any]], cfg: Any, spec: AnswerSpec = P
     best = max((list_score(items, [str(g) if not isinstance(g, (int, float)) else g for g in gold], sim, spec.ordered)
                 for gold in golds), key=lambda r: (r[1], r[0]))
     score, passed, details = best
+    if not spec.partial and not passed:
+        score = 0.0
     return Match(score, passed, "list", {"items": items[:20], **details})
 
 
@@ -254,8 +282,17 @@ def reading(pred: str, answer_type: str, cfg: Any, spec: AnswerSpec = PLAIN) -> 
     around a number ("it rose by 24.69%") is not a number."""
     if _says_unanswerable(pred, cfg):
         return UNANSWERABLE
+    if spec.amount is not None and answer_type in ("number", "percent", "text"):
+        # "Revenue; 1,234" -> ("revenue", 1234); "Revenue" alone -> ("revenue", None): it still names one
+        parts = split_number(pred)
+        number = parse_number(parts[1], spec.units or ()) if parts else None
+        head = parts[0] if parts and number is not None else pred
+        if answer_type != "text":
+            head_number = parse_number(_LABEL.sub("", head), spec.units or ())
+            return (head_number, number) if head_number is not None else None
+        return (text_m.squad_normalize(head), number) if text_m.squad_normalize(head) else None
     if answer_type in ("number", "percent"):
-        return parse_number(pred, spec.units or ())
+        return parse_number(_LABEL.sub("", pred), spec.units or ())
     if answer_type == "date":
         return parse_date(pred, dayfirst=cfg.dayfirst)
     if answer_type == "yesno":
@@ -263,13 +300,6 @@ def reading(pred: str, answer_type: str, cfg: Any, spec: AnswerSpec = PLAIN) -> 
         if word is None:
             return None
         return (word, parse_number(rest, spec.units or ()) if rest else None)
-    if spec.amount is not None:  # a name with its value; a sentence around them states neither
-        parts = split_number(pred)
-        number = parse_number(parts[1], spec.units or ()) if parts else None
-        return (text_m.squad_normalize(parts[0]), number) if number is not None else None
-    if answer_type == "list":
-        items = split_items(pred, cfg.max_list_items)
-        return tuple(text_m.squad_normalize(i) for i in items) if items else None
     normalized = text_m.squad_normalize(pred)
     return normalized or None
 
@@ -303,12 +333,19 @@ def agree(clearest: Any, other: Any, answer_type: str, cfg: Any, clearest_text: 
     other marker is a sentence that restates the clearest answer."""
     if clearest is UNANSWERABLE or other is UNANSWERABLE:
         return clearest is other or (clearest is UNANSWERABLE and _restates(clearest_text, other_text))
+    if isinstance(clearest, tuple) != isinstance(other, tuple):
+        return False
     if answer_type in ("number", "percent"):
         return _same_number(clearest, other, cfg.min_sig_digits)
     if answer_type == "date":
         return isinstance(clearest, dt.date) and clearest == other
-    if answer_type == "yesno" or isinstance(clearest, tuple) and answer_type == "text":
-        return clearest[0] == other[0] and (other[1] is None or _same_number(clearest[1], other[1], cfg.min_sig_digits))
+    if isinstance(clearest, tuple):  # a word, name or count with the number it rests on
+        if isinstance(clearest[0], ParsedNumber):
+            same_head = _same_number(clearest[0], other[0], cfg.min_sig_digits)
+        else:
+            same_head = clearest[0] == other[0] or (answer_type == "text" and _restates(clearest_text, other_text,
+                                                                                       (clearest[0],)))
+        return same_head and (other[1] is None or _same_number(clearest[1], other[1], cfg.min_sig_digits))
     if answer_type == "list":
         same = clearest == other if ordered else sorted(clearest) == sorted(other)
         return same or _restates(clearest_text, other_text, clearest)

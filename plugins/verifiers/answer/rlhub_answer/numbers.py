@@ -36,27 +36,44 @@ _WORDS = {
 # group the longer spelling comes first ("US dollars" is one currency, "A$" is not "$").
 _CURRENCIES = {
     "AUD": (r"A\$", r"aud|australian\s+dollars?"), "CAD": (r"C\$", r"cad|canadian\s+dollars?"),
-    "USD": (r"US\$|\$", r"u\.s\.\s*dollars?|us\s+dollars?|usd|dollars?"), "EUR": (r"€", r"eur|euros?"),
+    "USD": (r"US\s?\$|\$", r"u\.s\.\s*dollars?|us\s+dollars?|usd|dollars?"), "EUR": (r"€", r"eur|euros?"),
     "GBP": (r"£", r"gbp|pounds?(?:\s+sterling)?"), "JPY": (r"¥", r"jpy|yen"), "INR": (r"₹", r"inr|rupees?"),
     "CHF": (r"(?!)", r"chf|swiss\s+francs?"),
 }
 _CURRENCY = re.compile("|".join(f"(?P<{code}>{symbol}|(?<![\\w.])(?:{name})(?![\\w]))"
                                 for code, (symbol, name) in _CURRENCIES.items()), re.IGNORECASE)
 _DASHES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2012": "-", "\u00a0": " ", "\u202f": " ",
-                         "\u2009": " "})
+                         "\u2009": " ", "\u03bc": "µ"})  # Greek mu as the micro sign
 _APPROX = re.compile(r"(?i)^(?:approximately|approx\.?|about|around|roughly|circa|ca\.|~|≈|∼)\s*")
+# "an increase of 6.4%", "increased by 6.4%", "a 6.4% increase": the direction said in words first
+_DIRECTION_FIRST = re.compile(r"(?i)^(?:an?\s+)?(increase|decrease|rise|decline|drop|fall|gain|growth)\s+of\s+"
+                              r"|^(increased|decreased|rose|fell|grew|dropped|declined|gained)\s+(?:by\s+)?")
+_ARTICLE = re.compile(r"(?i)^an?\s+(?=\d)")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?: \d{3})+)(?![\d])")  # 5 594 000
 _NUMBER = re.compile(
     r"""^(?P<sign>[-+])?\s*
         (?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)
         (?:\s*[eE](?P<exp>[-+]?\d{1,3})|\s*(?:×|x|\*|·)\s*10\s*\^\s*\(?(?P<exp10>[-+]?\d{1,3})\)?)?
         (?:\s*(?!percent|per\s*cent|pct)(?P<scale>[a-z]+)(?![a-z]))?
         \s*(?P<pct>%|percent|per\s*cent|pct)?
-        (?P<rest>(?:\s+[a-zµ°][a-z0-9µ°-]*){0,3})$""",
+        (?P<rest>(?:\s*[a-zµ°³][a-z0-9µ°³-]*)?(?:\s+[a-zµ°³][a-z0-9µ°³-]*){0,2})$""",
     re.VERBOSE | re.IGNORECASE,
 )
-INCREASE = frozenset({"increase", "increased", "rise", "rose", "growth", "gain", "up", "higher"})
-DECREASE = frozenset({"decrease", "decreased", "decline", "declined", "drop", "fall", "fell", "down", "lower",
+INCREASE = frozenset({"increase", "increased", "rise", "rose", "growth", "grew", "gain", "gained", "up", "higher"})
+DECREASE = frozenset({"decrease", "decreased", "decline", "declined", "drop", "dropped", "fall", "fell", "down", "lower",
                       "reduction"})
+# Units written more than one way: every spelling of a unit the gold names is that unit.
+UNIT_SYNONYMS = [
+    {"tonne", "t", "ton", "metric ton", "metric tonne"}, {"hour", "h", "hr", "hrs"}, {"ua", "µa", "microamp", "microampere"},
+    {"m3", "m³", "cubic metre", "cubic meter"}, {"kg", "kilogram", "kgs"}, {"piece", "pc", "pcs"},
+    {"day", "d"}, {"minute", "min", "mins"}, {"second", "s", "sec", "secs"}, {"unit", "unit"},
+]
+
+
+def unit_spellings(unit: str) -> set[str]:
+    """Every spelling of `unit` (singular, lower case) that names it."""
+    u = singular(unit)
+    return next((group for group in UNIT_SYNONYMS if u in group), {u})
 
 
 @dataclass(frozen=True)
@@ -89,6 +106,11 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
         return None
     s = text.translate(_DASHES).strip().rstrip(".").strip()
     s = _APPROX.sub("", s)
+    said = _DIRECTION_FIRST.match(s)
+    if said:  # "an increase of 6.4%" is "6.4% increase"
+        s = s[said.end():] + " " + (said.group(1) or said.group(2)).lower()
+    s = _ARTICLE.sub("", s)
+    s = _SPACED_THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(" ", ","), s)
     negative = False
     if s.startswith("(") and s.endswith(")"):  # accounting negative: (1,234)
         negative, s = True, s[1:-1].strip()
@@ -96,6 +118,7 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
     s = _CURRENCY.sub(lambda m: currencies.add(m.lastgroup) or " ", s).strip()  # one pass: find and drop
     if len(currencies) > 1:
         return None  # two currencies in one answer
+    s = re.sub(r"\(\s*\)", " ", s).strip()  # "4,640,000 (USD)": the code's parentheses
     if s.startswith("(") and s.endswith(")"):  # $(1,234)
         negative, s = True, s[1:-1].strip()
     s = re.sub(r"^([-+])\s+", r"\1", s)
@@ -108,7 +131,7 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
         return None
     scale_word = (m.group("scale") or "").lower()
     rest = " ".join(m.group("rest").split()).lower()
-    expected = {singular(u) for u in units}
+    expected = {spelling for u in units for spelling in unit_spellings(u)}
     if scale_word and (singular(" ".join(filter(None, (scale_word, rest)))) in expected or scale_word not in _SCALES):
         # not a scale: the first word of the unit ("5 m" of metres, "1104 days")
         rest = " ".join(filter(None, (scale_word, rest))) if not m.group("pct") else None
@@ -133,8 +156,9 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
     if negative:
         value = -value
     digits = dec.as_tuple()
-    ulp = 10.0 ** (digits.exponent + exponent)
-    sig = len(num.replace(".", "").lstrip("0")) or 1
+    zeros = len(num) - len(num.rstrip("0")) if "." not in num and num.strip("0") else 0
+    ulp = 10.0 ** (digits.exponent + zeros + exponent)  # 2,370,000 is written to the 10,000 (3 digits)
+    sig = len(num.replace(".", "").lstrip("0")) - zeros or 1
     if not math.isfinite(value) or not math.isfinite(ulp) or ulp == 0:
         return None
     return ParsedNumber(value, ulp, sig, bool(m.group("pct")), next(iter(currencies), None),

@@ -53,9 +53,10 @@ class AnswerHidden(HiddenData):
     ordered: bool = False
     decimals: int | None = Field(None, ge=0, le=12)
     amount: float | None = None
+    partial: bool = True
 
     def spec(self) -> AnswerSpec:
-        return AnswerSpec(self.units, self.change, self.ordered, self.decimals, self.amount)
+        return AnswerSpec(self.units, self.change, self.ordered, self.decimals, self.amount, self.partial)
 
 
 # Where a response holds several answer markers, the clearest is the answer: a \boxed{} before an
