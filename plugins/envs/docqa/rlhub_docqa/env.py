@@ -12,7 +12,7 @@ from hub.core.family import Family
 from rlhub_answer.plugin import AnswerConfig, AnswerHidden
 
 from .distractors import fill, place
-from .questions import ABSTAIN_EVERY, ABSTAINING, KINDS, UNANSWERABLE, Question, fmt_answer
+from .questions import ABSTAIN_EVERY, ABSTAINING, KINDS, UNANSWERABLE, Question, fmt_answer, printed
 from .render import DATE_FORMATS, STYLES, world_sections
 from .tokens import approx_tokens, chars_for
 from .worlds import BUILDERS
@@ -165,11 +165,16 @@ class DocQAFamily(Family[Doc]):
         cells = [v for _, values in table.rows for v in values if v is not None]
         scale = 1000 if table.unit == "usd_k" else 1
         labels = [r for r, _ in table.rows]
+        named = [f"{r}: {printed(table, c, v)}" for r, values in table.rows for c, v in zip(table.columns, values)
+                 if v is not None]  # a row with one of its values, as printed
         boxed = lambda text: f"\\boxed{{{text}}}"
         return {"a random number of the table": [boxed(fmt_answer(v)) for v in cells],
                 "a random number of the table, scaled": [boxed(fmt_answer(v * scale)) for v in cells],
                 "every label of the table": [boxed("; ".join(labels))],
-                "the table's first label": [boxed(labels[0])], "the table's last label": [boxed(labels[-1])]}
+                "the table's first label": [boxed(labels[0])], "the table's last label": [boxed(labels[-1])],
+                "a random row with one of its values": [boxed(x) for x in named],
+                "the first two rows with a value each": [boxed(f"{named[0]}; {named[len(table.columns)]}")]
+                if len(named) > len(table.columns) else []}
 
     def secrets(self, p: Doc, kind: str, task) -> list[str]:
         """Computed answers must not appear in the prompt; looked-up ones legitimately do."""

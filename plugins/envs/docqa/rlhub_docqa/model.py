@@ -45,6 +45,7 @@ class World:
     durations: list[tuple[str, int, str]]  # (what, days, date it counts from), e.g. a notice period
     facts: list[tuple[str, str]] = field(default_factory=list)  # key terms stated in prose
     absent_rows: list[str] = field(default_factory=list)  # plausible items the document never states
+    absent_in: tuple[int | None, ...] = ()  # the table each absent item would belong to (None: any)
 
     def periods_table(self) -> Table | None:
         return next((t for t in self.tables if t.periods and len(t.columns) >= 3), None)

@@ -37,13 +37,15 @@ class Question:
     secrets: list[str] = field(default_factory=list)
     units: tuple[str, ...] = ()  # what an answer may name beside its number (AnswerSpec.units); () names none
     change: bool = False  # a signed change: "increase"/"decrease" may give the sign
-    amount: float | None = None  # a yes/no answer also gives this number
+    amount: float | None = None  # a yes/no or a count also gives this number
+    ordered: bool = False  # a list whose order the question asks for
+    partial: bool = True  # a list earns partial credit (False: all or nothing)
     forms: list[str] = field(default_factory=list)  # other right ways to write the answer
     table: Table | None = None  # the table the question is about (what cheap policies read)
 
     def hidden(self) -> AnswerHidden:
         return AnswerHidden(answer=self.answer, answer_type=self.answer_type, units=self.units, change=self.change,
-                            amount=self.amount)
+                            amount=self.amount, ordered=self.ordered, partial=self.partial)
 
 
 def fmt_answer(v: float) -> str:
@@ -142,8 +144,11 @@ def abstention(rng: random.Random, world: World, table: Table) -> Question | Non
     """The lookup question asked of an item the document never states: the answer is to say so."""
     if not world.absent_rows:
         return None
+    i = rng.randrange(len(world.absent_rows))
+    absent = world.absent_rows[i]
+    if world.absent_in and world.absent_in[i] is not None:
+        table = world.tables[world.absent_in[i]]  # an invoice number asked of the invoice register, not the vendors
     col = rng.choice(table.columns)
-    absent = rng.choice(world.absent_rows)
     q = f'What is the value of "{absent}" ({col}) in the table "{table.title}"? {unit_phrase(table, col)}'
     _, _, col2, v = _cell(rng, world, table)
     if v is None:
@@ -212,7 +217,12 @@ def cagr(rng: random.Random, world: World) -> Question | None:
     value = ((values[-1] / values[0]) ** (1 / n) - 1) * 100
     q = (f'What is the compound {GROWTH_PERIODS[table.periods]} growth rate of "{row}" from {table.columns[0]} to '
          f'{table.columns[-1]} ({n} {table.periods}s) in the table "{table.title}"? Answer in percent.')
-    return number_question(q, value, True, len(values), answer_type="percent", table=table)
+    per = table.periods
+    growth = number_question(q, value, True, len(values), answer_type="percent", table=table,
+                             units=(f"per {per}", f"a {per}", "cagr", "compound growth") + (("per annum", "annually")
+                                                                                            if per == "year" else ()))
+    growth.forms += [f"{growth.shown}% per {per}", f"CAGR = {growth.shown}%"]
+    return growth
 
 
 def ratio(rng: random.Random, world: World) -> Question | None:
@@ -242,26 +252,39 @@ def printed(table: Table, col: str, value: float) -> str:
 
 
 def argmax(rng: random.Random, world: World) -> Question | None:
-    """The item with the highest or lowest value, named together with that value: a name alone is a
-    guess among a few rows (the first row of a statement is often the largest)."""
-    table, col, items = _ranked(rng, world)
-    if len(items) < 3:
+    """The two highest (or lowest) items, in order, each with its value, all or nothing: over the
+    rows of a table with four or more, or over the periods of one row. A single best item would
+    be a guess among a few (a statement's first row is often its largest); an ordered pair is
+    one guess in twelve or more."""
+    table = rng.choice(world.tables)
+    col = rng.choice(table.columns)
+    by_row = [(r, v[table.columns.index(col)]) for r, v in table.items() if v[table.columns.index(col)] is not None]
+    if len(by_row) >= 4 and (not table.periods or rng.random() < 0.5):
+        items = by_row
+        what = f'which two {table.row_header.lower()} entries{totals_note(table)} have the {{}} {col}'
+        printed_as = lambda v: printed(table, col, v)
+    elif table.periods and len(table.columns) >= 4:
+        row, values = rng.choice(table.items())
+        items = [(c, v) for c, v in zip(table.columns, values) if v is not None]
+        what = f'in which two {table.periods}s was "{row}" {{}}'
+        printed_as = lambda v: printed(table, table.columns[0], v)
+    else:
         return None
     highest = rng.random() < 0.6
-    best, runner = (items[-1], items[-2]) if highest else (items[0], items[1])
-    if best[1] == runner[1]:
-        return None
-    q = (f'In the table "{table.title}", which {table.row_header.lower()}{totals_note(table)} has the '
-         f'{"highest" if highest else "lowest"} {col}? Answer with its name as written in the table, then that '
-         f"{col} as the table prints it, separated by a semicolon.")
-    value = printed(table, col, best[1])
-    middle = items[len(items) // 2]
-    wrong = [("the runner-up", f"{runner[0]}; {printed(table, col, runner[1])}"),
-             ("a middle item", f"{middle[0]}; {printed(table, col, middle[1])}"),
-             ("the right name with the runner-up's value", f"{best[0]}; {printed(table, col, runner[1])}"),
-             ("the name alone", best[0])]
-    return Question(q, best[0], "text", f"{best[0]}; {value}", wrong, False, len(items), amount=best[1],
-                    forms=[f"{best[0].lower()}; {value}", f"**{best[0]}**; {value}", f"{best[0]}: {value}"], table=table)
+    ranked = sorted(items, key=lambda x: x[1], reverse=highest)
+    if len(ranked) < 4 or len({v for _, v in ranked[:3]}) < 3:
+        return None  # ties would leave the order open
+    pair = lambda rv: f"{rv[0]}: {printed_as(rv[1])}"
+    gold = [pair(rv) for rv in ranked[:2]]
+    q = (f'In the table "{table.title}", ' + what.format("highest" if highest else "lowest") + ", from the "
+         f'{"highest" if highest else "lowest"}? Write each as name: value (the value as the table prints it), '
+         "separated by a semicolon.")
+    wrong = [("the order swapped", f"{gold[1]}; {gold[0]}"), ("only the first", gold[0]),
+             ("the second and third", f"{gold[1]}; {pair(ranked[2])}"), ("the first and third", f"{gold[0]}; {pair(ranked[2])}"),
+             ("names without values", "; ".join(r for r, _ in ranked[:2]))]
+    forms = ["\n".join(f"- {g}" for g in gold), "; ".join(f"{r} ({printed_as(v)})" for r, v in ranked[:2])]
+    return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), units=answer_units(table, col),
+                    ordered=True, partial=False, forms=forms, table=table)
 
 
 def _threshold(table: Table, col: str, values: list[float], k: int):
@@ -294,16 +317,25 @@ def count(rng: random.Random, world: World) -> Question | None:
     noun = table.row_header.lower()
     if len(cols) > 1:
         what = (f"how many of the values for the {table.columns[0]} to {table.columns[-1]} columns, over every "
-                f"{noun}{totals_note(table)}, are greater than {shown}?")
-        units = ("value", "cell", "entry")
+                f"{noun}{totals_note(table)}, are greater than {shown}")
+        nouns = ("value", "cell", "entry")
     else:
-        what = f"how many {noun} entries{totals_note(table)} have a {cols[0]} greater than {shown}?"
-        units = (noun, "entry", "item")
-    q = f'In the table "{table.title}", {what} Answer with a whole number.'
-    return Question(q, n, "number", str(n), [("one too many", str(n + 1)), ("one too few", str(n - 1)),
-                                            ("a unit the question does not ask for", f"{n} days")],
-                    True, len(cells), [str(n)] if n >= 1000 else [], units=units,
-                    forms=[f"{n} {units[0]}s", f"{n} entries", _WORD_NUMBERS.get(n, str(n))], table=table)
+        what = f"how many {noun} entries{totals_note(table)} have a {cols[0]} greater than {shown}"
+        nouns = (noun, f"{noun} entry", "entry", "item")
+    # A count alone is one small number: a constant "2" or "3" would earn a share of every count
+    # family. With the total of what was counted, only reading finds it.
+    total = sum(v for v in cells if v > thr)
+    shown_total = printed(table, cols[0], total)
+    q = (f'In the table "{table.title}", {what}, and what do those values add up to? Answer with the count, then '
+         "their total as the table prints its values, separated by a semicolon.")
+    shown_answer = f"{n}; {shown_total}"
+    wrong = [("one too many", f"{n + 1}; {shown_total}"), ("one too few", f"{n - 1}; {shown_total}"),
+             ("the count alone", str(n)), ("the total 7% off", f"{n}; {printed(table, cols[0], total * 1.07)}"),
+             ("a unit the question does not ask for", f"{n} days; {shown_total}")]
+    return Question(q, n, "number", shown_answer, wrong, True, len(cells), [shown_total, shown_total.replace(",", "")],
+                    units=nouns + answer_units(table, cols[0]), amount=total,
+                    forms=[f"{n} {nouns[0]}s; {shown_total}", f"{_WORD_NUMBERS.get(n, n)}; {shown_total}",
+                           f"{n}: {shown_total}"], table=table)
 
 
 _WORD_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
@@ -333,7 +365,8 @@ def spans(rng: random.Random, world: World) -> Question | None:
     wrong = [("an item missing", "; ".join(gold[:-1])), ("an extra item", "; ".join(gold + [pair(others[-1])])),
              ("the whole table", "; ".join(pair(rv) for rv in items)), ("names without values", "; ".join(r for r, _ in names))]
     forms = ["; ".join(reversed(gold)), "\n".join(f"- {g}" for g in gold)]
-    return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), forms=forms, table=table)
+    return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), units=answer_units(table, col),
+                    partial=False, forms=forms, table=table)
 
 
 def date_arithmetic(rng: random.Random, world: World) -> Question | None:

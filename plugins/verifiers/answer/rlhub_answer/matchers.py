@@ -13,7 +13,7 @@ import datetime as dt
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import text as text_m
 from .dates import iso, parse_date
@@ -276,6 +276,11 @@ def match_text(pred: str, golds: list[Any], cfg: Any, spec: AnswerSpec = PLAIN) 
 
 
 # -- what an answer states, and whether two answers state the same --------------------------------
+class WithNumber(NamedTuple):
+    """A reading of a word, name or count with the number it rests on ("yes; 1,250")."""
+
+    head: Any  # the word or name (normalised text), or the count (a ParsedNumber)
+    number: ParsedNumber | None  # None: the marker gave none
 def reading(pred: str, answer_type: str, cfg: Any, spec: AnswerSpec = PLAIN) -> Any:
     """What `pred` states as an answer of this type (a number, a date, a yes/no, a set of
     items, normalised text, or UNANSWERABLE), or None when it states no such answer: a sentence
@@ -289,8 +294,8 @@ def reading(pred: str, answer_type: str, cfg: Any, spec: AnswerSpec = PLAIN) -> 
         head = parts[0] if parts and number is not None else pred
         if answer_type != "text":
             head_number = parse_number(_LABEL.sub("", head), spec.units or ())
-            return (head_number, number) if head_number is not None else None
-        return (text_m.squad_normalize(head), number) if text_m.squad_normalize(head) else None
+            return WithNumber(head_number, number) if head_number is not None else None
+        return WithNumber(text_m.squad_normalize(head), number) if text_m.squad_normalize(head) else None
     if answer_type in ("number", "percent"):
         return parse_number(_LABEL.sub("", pred), spec.units or ())
     if answer_type == "date":
@@ -299,7 +304,10 @@ def reading(pred: str, answer_type: str, cfg: Any, spec: AnswerSpec = PLAIN) -> 
         word, rest = _yes_no(pred)
         if word is None:
             return None
-        return (word, parse_number(rest, spec.units or ()) if rest else None)
+        return WithNumber(word, parse_number(rest, spec.units or ()) if rest else None)
+    if answer_type == "list":
+        items = split_items(pred, cfg.max_list_items)
+        return tuple(text_m.squad_normalize(i) for i in items) if items else None
     normalized = text_m.squad_normalize(pred)
     return normalized or None
 
@@ -333,19 +341,19 @@ def agree(clearest: Any, other: Any, answer_type: str, cfg: Any, clearest_text: 
     other marker is a sentence that restates the clearest answer."""
     if clearest is UNANSWERABLE or other is UNANSWERABLE:
         return clearest is other or (clearest is UNANSWERABLE and _restates(clearest_text, other_text))
-    if isinstance(clearest, tuple) != isinstance(other, tuple):
-        return False
+    if isinstance(clearest, WithNumber) or isinstance(other, WithNumber):  # with the number it rests on
+        if not (isinstance(clearest, WithNumber) and isinstance(other, WithNumber)):
+            return False
+        if isinstance(clearest.head, ParsedNumber):
+            same_head = _same_number(clearest.head, other.head, cfg.min_sig_digits)
+        else:
+            same_head = clearest.head == other.head or (answer_type == "text" and _restates(
+                clearest_text, other_text, (clearest.head,)))
+        return same_head and (other.number is None or _same_number(clearest.number, other.number, cfg.min_sig_digits))
     if answer_type in ("number", "percent"):
         return _same_number(clearest, other, cfg.min_sig_digits)
     if answer_type == "date":
         return isinstance(clearest, dt.date) and clearest == other
-    if isinstance(clearest, tuple):  # a word, name or count with the number it rests on
-        if isinstance(clearest[0], ParsedNumber):
-            same_head = _same_number(clearest[0], other[0], cfg.min_sig_digits)
-        else:
-            same_head = clearest[0] == other[0] or (answer_type == "text" and _restates(clearest_text, other_text,
-                                                                                       (clearest[0],)))
-        return same_head and (other[1] is None or _same_number(clearest[1], other[1], cfg.min_sig_digits))
     if answer_type == "list":
         same = clearest == other if ordered else sorted(clearest) == sorted(other)
         return same or _restates(clearest_text, other_text, clearest)

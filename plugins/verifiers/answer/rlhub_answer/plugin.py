@@ -65,8 +65,8 @@ CLARITY = {"boxed": 0, "answer_tag": 1, "final_line": 2}
 # Constant answers a policy could give without reading anything: every answer-graded environment
 # is checked to pay them (almost) nothing (`cheap_policies`).
 _SCALE_WORDS = ("thousand", "k", "million", "m", "mn", "billion", "bn", "trillion", "tn")
-CONSTANTS = ("0", "1", *(f"{n} {w}" for w in _SCALE_WORDS for n in (0, 1)), "0k", "0.0 bn", "yes", "no",
-             UNANSWERABLE, "none", "N/A")
+CONSTANTS = ("0", "1", *(f"{n} {w}" for w in _SCALE_WORDS for n in (0, 1)), "0k", "0.0 bn", "2", "3", "5", "7", "10",
+             "2.5%", "yes", "no", UNANSWERABLE, "none", "N/A")
 assert all(w in _SCALES for w in _SCALE_WORDS)
 
 

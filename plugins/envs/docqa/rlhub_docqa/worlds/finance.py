@@ -85,7 +85,7 @@ def financials(rng: random.Random, entity: str) -> World:
                         ("annual general meeting", signed + dt.timedelta(days=rng.randint(30, 70)))],
                  durations=[("final dividend payment", rng.choice([14, 21, 30, 45]), "annual general meeting")],
                  facts=[("auditor", rng.choice(["Hale & Morrow LLP", "Brightline Audit LLP", "Kestrel Assurance"]))],
-                 absent_rows=["Goodwill impairment", "Restructuring charges", "Stock-based compensation"])
+                 absent_rows=["Goodwill impairment", "Restructuring charges", "Stock-based compensation"], absent_in=(0, 0, 0))
 
 
 def loan(rng: random.Random, entity: str) -> World:
@@ -122,7 +122,7 @@ def loan(rng: random.Random, entity: str) -> World:
                         ("maturity date", maturity)],
                  durations=[("late payment grace period end", rng.choice([10, 15, 30]), "first payment date")],
                  facts=[("interest rate", f"{rate}% per year, fixed"), ("monthly payment", f"{payment:,.2f}")],
-                 absent_rows=["Prepayment penalty", "Balloon payment", "Origination fee"])
+                 absent_rows=["Prepayment penalty", "Balloon payment", "Origination fee"], absent_in=(0, 0, 0))
 
 
 def budget(rng: random.Random, entity: str) -> World:

@@ -36,6 +36,6 @@ def contract(rng: random.Random, entity: str) -> World:
                         ("Limitation of liability", f"aggregate liability capped at USD {cap:,}"),
                         ("Notice period", f"{notice} days' written notice before expiry"),
                         ("Annual fee escalation", f"{escalation}% per contract year")],
-                 absent_rows=["Travel coordinator", "Data protection officer"])
+                 absent_rows=["Travel coordinator", "Data protection officer"], absent_in=(1, 1))
 
 

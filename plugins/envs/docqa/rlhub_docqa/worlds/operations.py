@@ -37,7 +37,7 @@ def invoices(rng: random.Random, entity: str) -> World:
                         ("goods received date", inv_date - dt.timedelta(days=rng.randint(2, 20)))],
                  durations=[("payment due date of INV-%d (net terms)" % start, rng.choice([30, 45, 60]),
                              "invoice INV-%d date" % start)],
-                 absent_rows=[f"INV-{start + 50}", f"INV-{start - 40}"])
+                 absent_rows=[f"INV-{start + 50}", f"INV-{start - 40}"], absent_in=(1, 1))
 
 
 def payroll(rng: random.Random, entity: str) -> World:
@@ -58,9 +58,9 @@ def payroll(rng: random.Random, entity: str) -> World:
                   unit="usd", decimals=2, periods="month")
     end = dt.date(year, rng.randint(1, 12), 28)
     return World("payroll", entity, f"{entity} payroll summary", [register, trend],
-                 dates=[("pay period end", end), ("pay date", end + dt.timedelta(days=rng.randint(3, 7)))],
+                 dates=[("pay period end", end), ("pay date", end + dt.timedelta(days=rng.randint(2, 21)))],
                  durations=[("next pay date", rng.choice([14, 28, 30]), "pay date")],
-                 absent_rows=["Sam Whitaker", "Lee Fontaine"])
+                 absent_rows=["Sam Whitaker", "Lee Fontaine"], absent_in=(0, 0))
 
 
 def claims(rng: random.Random, entity: str) -> World:
@@ -84,7 +84,7 @@ def claims(rng: random.Random, entity: str) -> World:
                  dates=[(f"date of loss for CLM-{start}", loss),
                         (f"date CLM-{start} was reported", loss + dt.timedelta(days=rng.randint(1, 40)))],
                  durations=[(f"proof of loss deadline for CLM-{start}", rng.choice([60, 90]), f"date of loss for CLM-{start}")],
-                 absent_rows=[f"CLM-{start + 99}", "Cyber"])
+                 absent_rows=[f"CLM-{start + 99}", "Cyber"], absent_in=(1, 0))
 
 
 def bom(rng: random.Random, entity: str) -> World:
@@ -129,4 +129,4 @@ def shipping(rng: random.Random, entity: str) -> World:
     return World("shipping", entity, f"{entity} shipping manifest and lane report", [manifest, tonnage],
                  dates=[("departure date", depart), ("arrival date", depart + dt.timedelta(days=rng.randint(12, 45)))],
                  durations=[("free time (demurrage starts) ", rng.choice([5, 7, 10]), "arrival date")],
-                 absent_rows=[f"MSKU{start + 77}", f"MSKU{start - 12}"])
+                 absent_rows=[f"MSKU{start + 77}", f"MSKU{start - 12}"], absent_in=(0, 0))

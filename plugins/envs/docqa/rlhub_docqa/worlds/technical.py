@@ -29,7 +29,7 @@ def datasheet(rng: random.Random, entity: str) -> World:
     world = World("datasheet", entity, f"{part} synchronous buck converter datasheet", [elec, drift],
                   dates=[("initial release date", release), ("revision B date", release + dt.timedelta(days=rng.randint(100, 700)))],
                   durations=[("last-time-buy deadline after the end-of-life notice", rng.choice([180, 270, 365]), "revision B date")],
-                  absent_rows=["Soft-start time", "Output voltage ripple"])
+                  absent_rows=["Soft-start time", "Output voltage ripple"], absent_in=(0, 0))
     return world
 
 
@@ -52,7 +52,7 @@ def testreport(rng: random.Random, entity: str) -> World:
     return World("testreport", entity, f"{entity} product qualification test report", [results, trend],
                  dates=[("test start date", start), ("test completion date", start + dt.timedelta(days=rng.randint(3, 30)))],
                  durations=[("retest deadline for failed items", rng.choice([14, 30]), "test completion date")],
-                 absent_rows=["Surge immunity", "Acoustic noise"])
+                 absent_rows=["Surge immunity", "Acoustic noise"], absent_in=(0, 0))
 
 
 def sla(rng: random.Random, entity: str) -> World:
