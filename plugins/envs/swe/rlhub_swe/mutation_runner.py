@@ -1,31 +1,45 @@
 """Sandbox side of write-the-tests grading: the model's test file run against each version of one
-module (the original, an equivalent rewrite, the mutants), each run in a fresh forked child.
+module (the original, an equivalent rewrite, the mutants), `repeats` times each, every run in a
+fresh forked child.
 
 The model's tests are model code, so they run in the children only. Between runs the parent (which
 never runs them, and is not dumpable) removes every trace a run could leave for the next one: every
 other process of the task is killed, the run's directory, /tmp, /dev/shm and the work dir are
-emptied, System V IPC objects removed. Each child gets the same directory and the same files on
-disk (the module's original text): the version under test is served from memory by an import hook,
-so reading the source tells a run nothing; only behaviour does. The runs come in a random order.
+emptied, System V IPC objects removed. The version under test is on disk as the tests see it: the
+module's file holds that version's text (padded to one length for every version, so its size tells
+nothing), and the child forgets which version it is (the parent's list of versions and results is
+emptied in the child before any test runs). What could still tell the versions apart is watched by
+an audit hook (read_guard.py): a test that opens the module's file, reads its code objects, walks
+frames or memory ends its run `flagged`. Failure reports carry no tracebacks (no source is read to
+make them). The runs come in the order the host chose (a random one).
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib
 import json
 import os
 import shutil
 import signal
 import sys
+import time
 
+import pytest
+
+from . import read_guard
 from .pipe import read_until
 
 RUN_DIR = "/tmp/rlhub-run"
+_OWN = ("rlhub_swe", "rlhub_unittest", "hub")  # rlhub's packages on the stack below the tests
 _NO_PLUGINS = [a for n in ("cacheprovider", "stepwise", "faulthandler", "pastebin", "junitxml", "doctest", "legacypath")
                for a in ("-p", f"no:{n}")]
 
 
 class _Outcomes:
+    """Counts the call phase's outcomes; makes every report itself, without a traceback (making one
+    reads the source of the frames, the mutated module's among them)."""
+
     def __init__(self) -> None:
         self.passed = self.failed = self.skipped = 0
         self.errors = 0
@@ -45,30 +59,24 @@ class _Outcomes:
         if report.failed:
             self.errors += 1
 
+    @pytest.hookimpl(tryfirst=True)  # this hook is firstresult: ours answers it
+    def pytest_runtest_makereport(self, item, call):
+        from _pytest.outcomes import skip
+        from _pytest.reports import TestReport
 
-class _Served:
-    """Serves one module's source from memory (as if read from its file)."""
-
-    def __init__(self, name: str, path: str, source: str) -> None:
-        self.name, self.path, self.source = name, path, source
-
-    def find_spec(self, name, path=None, target=None):
-        if name != self.name:
-            return None
-        import importlib.util
-
-        return importlib.util.spec_from_loader(name, self, origin=self.path)
-
-    def create_module(self, spec):
-        return None
-
-    def exec_module(self, module):
-        module.__file__ = self.path
-        exec(compile(self.source, self.path, "exec"), module.__dict__)
+        excinfo = call.excinfo
+        if excinfo is None:
+            outcome, longrepr = "passed", None
+        elif isinstance(excinfo.value, skip.Exception):
+            outcome, longrepr = "skipped", (str(item.path), 0, "skipped")
+        else:
+            outcome, longrepr = "failed", f"{excinfo.typename}"
+        return TestReport(item.nodeid, item.location, {}, outcome, longrepr, call.when, [], call.duration,
+                          call.start, call.stop, [])
 
 
-def _write_tree(tree: dict[str, str]) -> None:
-    for path, text in tree.items():
+def _write_tree(tree: dict[str, str], module_path: str, source: str, length: int) -> None:
+    for path, text in {**tree, module_path: source + "\n#" + " " * max(0, length - len(source))}.items():
         full = os.path.join(RUN_DIR, path)
         os.makedirs(os.path.dirname(full), exist_ok=True)
         with open(full, "w") as f:
@@ -133,15 +141,26 @@ def _prepared(test_path: str):
     return config, session, outcomes
 
 
-def _child(config, session, outcomes, module: str, path: str, source: str, write_fd: int) -> None:
+def _child(config, session, outcomes, module: str, module_path: str, package_files: list[str], write_fd: int,
+           forget: list) -> None:
     try:
+        for thing in forget:  # this process's copy of what tells the versions apart
+            thing.clear()
+        del forget[:]
         os.setsid()
         os.chdir(RUN_DIR)
         sys.path.insert(0, RUN_DIR)
-        sys.meta_path.insert(0, _Served(module, path, source))
+        sys.dont_write_bytecode = True
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
+        try:
+            importlib.import_module(module)  # before the guard: importing reads the file, as it must
+        except BaseException:
+            os.write(write_fd, json.dumps({"passed": 0, "failed": 0, "skipped": 0, "errors": 1}).encode())
+            return
+        own = [os.path.dirname(os.path.abspath(m.__file__)) for m in map(sys.modules.get, _OWN) if m and m.__file__]
+        read_guard.install(os.path.join(RUN_DIR, module_path), module.split(".")[0], package_files, write_fd, own)
         config.hook.pytest_collection(session=session)
         config.hook.pytest_runtestloop(session=session)
         result = {"passed": outcomes.passed, "failed": outcomes.failed, "skipped": outcomes.skipped,
@@ -151,10 +170,46 @@ def _child(config, session, outcomes, module: str, path: str, source: str, write
         os._exit(0)
 
 
-def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[dict], timeout_s: float = 5.0) -> dict:
-    """{"runs": {version id: {"passed", "failed", "skipped", "errors"} or {"status": "timeout"|"crashed"}}}."""
+def _one_run(config, session, outcomes, module: str, module_path: str, package_files: list[str], timeout_s: float,
+             forget: list) -> dict:
+    """One fork of the prepared session over what is on disk: its counts, or {"status": ...}."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        _child(config, session, outcomes, module, module_path, package_files, write_fd, forget)
+    os.close(write_fd)
+    data, timed_out = read_until(read_fd, timeout_s)
+    os.close(read_fd)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    os.waitpid(pid, 0)
+    _wipe()
+    if timed_out:
+        return {"status": "timeout"}
+    for line in data.decode("utf-8", "replace").splitlines():
+        try:
+            report = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(report, dict) and isinstance(report.get("flagged"), str):
+            return {"status": "flagged", "flagged": report["flagged"]}
+        if isinstance(report, dict):
+            return report
+    return {"status": "crashed"}
+
+
+def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[dict], timeout_s: float = 5.0,
+        deadline_s: float = 60.0) -> dict:
+    """{"runs": {version id: [run, ...]}}: each run {"passed", "failed", "skipped", "errors"} or
+    {"status": "timeout" | "crashed" | "flagged"}. A version is {"id", "source", "repeats" (default 1),
+    "until_pass" (stop repeating once a run passes: a mutant that survived once survived)}. A run
+    that is flagged ends the whole call (its verdict is decided). Runs past `deadline_s` are not made."""
     from rlhub_unittest.stand_in import not_dumpable
 
+    began = time.monotonic()
     not_dumpable()
     for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGTSTP", "SIGTTIN", "SIGTTOU"):
         signal.signal(getattr(signal, name), signal.SIG_IGN)
@@ -162,29 +217,32 @@ def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[d
     _wipe()
     config, session, outcomes = _prepared(test_path)
     module = module_path[:-3].replace("/", ".").removesuffix(".__init__")
-    path = os.path.join(RUN_DIR, module_path)
-    runs = {}
-    for version in versions:
-        _write_tree(tree)
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_fd)
-            _child(config, session, outcomes, module, path, version["source"], write_fd)
-        os.close(write_fd)
-        data, timed_out = read_until(read_fd, timeout_s)
-        status = "timeout" if timed_out else None
-        os.close(read_fd)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        os.waitpid(pid, 0)
-        _wipe()
-        if status is None:
-            try:
-                status = json.loads(data.decode())
-            except ValueError:
-                status = "crashed"
-        runs[version["id"]] = status if isinstance(status, dict) else {"status": status}
-    return {"runs": runs}
+    top = module.split(".")[0]
+    package_files = sorted(os.path.join(RUN_DIR, p) for p in tree if p.startswith(top + "/") and p.endswith(".py"))
+    if module_path not in tree:
+        package_files.append(os.path.join(RUN_DIR, module_path))
+    length = max((len(v["source"]) for v in versions), default=0) + 64
+    runs: dict[str, list] = {}
+    forget = [versions, runs]
+    for index in range(len(versions)):
+        _write_tree(tree, module_path, versions[index]["source"], length)
+        repeats = max(1, int(versions[index].get("repeats", 1)))
+        out = runs.setdefault(versions[index]["id"], [])
+        forget[2:] = [*versions, out]
+        for _ in range(repeats):
+            left = deadline_s - (time.monotonic() - began)
+            if left <= 0.2:
+                return {"runs": runs, "status": "deadline"}
+            if out:
+                _write_tree(tree, module_path, versions[index]["source"], length)
+            result = _one_run(config, session, outcomes, module, module_path, package_files, min(timeout_s, left), forget)
+            out.append(result)
+            if result.get("status") == "flagged":
+                return {"runs": runs, "status": "flagged"}
+            if versions[index].get("until_pass") and _passed(result):
+                break
+    return {"runs": runs, "status": "done"}
+
+
+def _passed(result: dict) -> bool:
+    return not result.get("status") and result.get("failed") == 0 and result.get("errors") == 0 and result.get("passed", 0) > 0

@@ -16,7 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from . import patch
+from . import patch, stated
 from .projects.kinds import kind as project_kind
 from .projects.model import CLEAN, Project, ProjectKind, Variant, parse_tests, render
 from .projects.template import render as render_text
@@ -52,6 +52,8 @@ class Built:
     touched: list[str]             # files the reference changes
     secrets: list[str]
     hidden_mutation: dict | None = None  # tests: what mutation.py grades
+    stated: dict[str, list[str]] | None = None  # feature: each name the issue asks for -> the F2P tests that use it
+    rename: dict | None = None     # rename: what renames.kept reads (old name, package, the target's recipe)
     reordered_tests: dict[str, str] | None = None  # tests: the target with the test functions in another order
 
     @property
@@ -109,14 +111,13 @@ def build(p: Params) -> Built:
         owner = values.get(r.owner, "") if r.owner else ""
         f2p = [b.name for b in blocks if _mentions(b.source, r.placeholder)] + [OLD_NAME_TEST]
         holder = f"{module}.{owner}" if owner else module
-        check = (f"import {module} as _m\n    assert not hasattr(_m.{owner}, {old!r})\n    assert hasattr(_m.{owner}, {p.new_name!r})"
-                 if owner else f"import {module} as _m\n    assert not hasattr(_m, {old!r})\n    assert hasattr(_m, {p.new_name!r})")
-        hidden += f"\n\ndef {OLD_NAME_TEST}():\n    {check}\n"
+        hidden += "\n\n" + _old_name_test(target, module, owner, old, p.new_name)
         names.append(OLD_NAME_TEST)
         what = {"function": "the function", "class": "the class", "method": "the method"}[r.what]
         issue = (f"Please rename {what} `{old}` (`{holder}.{old}`) to `{p.new_name}`. Update its definition and every "
                  f"place that uses it: call sites, imports, `__all__`, the tests and the README. The old name must not "
-                 f"exist afterwards (no alias), and nothing else may change behaviour.")
+                 f"exist afterwards in any module (no alias: not an assignment, an import under the old name, a "
+                 f"property or a `__getattr__`), and nothing else may change behaviour.")
     else:  # tests
         module_path = render_text(k.mutation_areas[p.target], values)
         header = render_text(headers[p.target], values)
@@ -133,8 +134,34 @@ def build(p: Params) -> Built:
                  f"source text.")
     p2p = [n for n in names if n not in f2p] if p.task != "tests" else []
     touched = patch.changed_paths(base.files, target_files)
+    api = None
+    if p.task == "feature":
+        tests = {b.name: render_text(headers[b.area] + b.source, target.values) for b in blocks if b.name in f2p}
+        names = stated.named_api(issue, base.files, target_files, base.package, "feature")
+        api = stated.coverage(names, tests)
+        missing = [n for n, used in api.items() if not used]
+        if missing:
+            raise ValueError(f"{p.project} feature {p.target}: the issue asks for {missing}, which no hidden test uses")
+        rest = [t for t in f2p if not any(t in used for used in api.values())]
+        if rest:  # what the issue asks for in words: one more part of the share
+            api[stated.BEHAVIOUR] = rest
     secrets = [render_text(b.source, target.values).strip() for b in blocks if b.name in f2p and not b.visible]
-    built = Built(p, k, base, target, recipe(p, base_v, drop), target_files, issue, hidden, f2p, p2p, touched, secrets)
+    built = Built(p, k, base, target, recipe(p, base_v, drop), target_files, issue, hidden, f2p, p2p, touched, secrets,
+                  stated=api)
+    if p.task == "rename":
+        built.rename = {"old": values[r.placeholder], "new": p.new_name, "package": base.package,
+                        "target": {"generated": recipe(p, target_v)}}
     if p.task == "tests":
         built.hidden_mutation, built.reordered_tests = mutation, reordered
     return built
+
+
+def _old_name_test(target: Project, module: str, owner: str, old: str, new: str) -> str:
+    """The hidden test that the old name is gone: from every module of the package (imported by
+    name), and from the owner class of a method; the new name is where the issue says."""
+    modules = sorted(path[:-3].replace("/", ".").removesuffix(".__init__") for path in target.files
+                     if path.startswith(target.package + "/") and path.endswith(".py") and not path.endswith("__main__.py"))
+    holder = f"_m.{owner}" if owner else "_m"
+    return (f"def {OLD_NAME_TEST}():\n    import importlib\n\n    for name in {modules!r}:\n"
+            f"        assert not hasattr(importlib.import_module(name), {old!r}), name + ' still has {old}'\n"
+            f"    import {module} as _m\n    assert not hasattr({holder}, {old!r})\n    assert hasattr({holder}, {new!r})\n")

@@ -56,6 +56,8 @@ class SweHidden(HiddenData):
     pass_to_pass: list[str] = Field(default_factory=list)
     protected: list[str] = Field(default_factory=list)  # globs whose edits never count (the hidden tests' paths)
     mutation: dict[str, Any] | None = None  # write-the-tests: {"module", "tests", "min_tests"}
+    stated: dict[str, list[str]] = Field(default_factory=dict)  # feature: each name the issue asks for -> its F2P tests
+    rename: dict[str, Any] | None = None  # rename: {"old", "new", "package", "target"} (renames.kept)
 
 
 class SweTests(Verifier):
@@ -131,9 +133,9 @@ class SweTests(Verifier):
         return self.grade_tree(task, h, base, final, ctx, extra)
 
     # -- grading a final tree ---------------------------------------------------------------------
-    def _base(self, h: SweHidden) -> dict[str, str]:
+    def _base(self, h: SweHidden | dict[str, Any]) -> dict[str, str]:
         try:
-            return trees.base_tree(h.base)
+            return trees.base_tree(h.base if isinstance(h, SweHidden) else h)
         except trees.TreeError as exc:
             raise VerifierError(f"the task's repository is unavailable: {exc}") from None
 
@@ -151,6 +153,14 @@ class SweTests(Verifier):
         details["changed"] = edited[:20]
         if sum(len(t) for t in final.values()) > trees.MAX_TREE_BYTES:
             return Verdict(0.0, False, details={**details, "reason": "the repository grew past its size limit", "refused": "too_large"})
+        if h.rename is not None:
+            from .renames import kept
+
+            where = kept(h.rename, base, final, self._base(h.rename["target"]))
+            if where:
+                return Verdict(0.0, False, details={
+                    **details, "old_name_kept": where[:10], "reason": f"the old name `{h.rename['old']}` is kept: "
+                    f"{where[0]} (a rename leaves no alias)"})
         if h.mutation is not None:
             from .mutation import grade_tests
 
@@ -205,6 +215,13 @@ class SweTests(Verifier):
             return Verdict(0.0, False, components=components, details=details)
         passed = len(fixed) == len(f2p)
         reward = fraction if self.config.reward == "fraction" else float(passed)
+        if h.stated:  # a feature: at most the share of the API it asks for that works
+            done = [n for n, tests in h.stated.items() if all(outcome.get(t) for t in tests)]
+            share = len(done) / len(h.stated)
+            details["stated_api"] = f"{len(done)}/{len(h.stated)}"
+            if share < 1.0:
+                details["stated_api_missing"] = [n for n in h.stated if n not in done]
+                reward = min(reward, share)
         return Verdict(reward, passed, components=components, details=details)
 
     def hacks(self, task) -> list:
