@@ -3,9 +3,10 @@
 Mutants are made with cosmic-ray's mutation operators (comparisons, arithmetic, numbers, booleans,
 loops, conditions), a few per module, spread over its lines. The model's test file runs in the
 sandbox (mutation_runner.py) against the original module, an equivalent rewrite of it, and each
-mutant, each version on disk as the module's file, RUNS times. Reward = mutants killed / mutants the
-task's own reference tests kill, gated on the tests passing on every run of the original *and* of
-the equivalent rewrite with at least `min_tests` tests: a test that pins the source text or bytecode
+mutant, each version on disk as the module's file: the original and each mutant RUNS times, the
+rewrite once. Reward = mutants killed / mutants the task's own reference tests kill, gated on the
+tests passing on every run of the original *and* on the equivalent rewrite with at least
+`min_tests` tests: a test that pins the source text or bytecode
 instead of the behaviour fails the rewrite and earns 0, and one that fails at random fails one of
 those runs. A mutant counts as killed only when the tests fail on every one of its runs. Tests that
 read the module's file or code objects, or the runner's memory, are refused (`refused:
@@ -150,11 +151,11 @@ def _steady(runs: Any, minimum: int, repeats: int) -> tuple[dict[str, int] | Non
     else (None, why not)."""
     runs = runs if isinstance(runs, list) else []
     clean = [_clean(r) for r in runs]
-    if len(runs) < repeats:
-        return None, f"{len(runs)} of {repeats} runs were made (time ran out): {runs}"
     for r, c in zip(runs, clean):
         if c is None or c["failed"] or c["errors"] or c["passed"] < minimum:
             return None, str(r)
+    if len(runs) < repeats:
+        return None, f"{len(runs)} of {repeats} runs were made: {runs}"
     if len({c["passed"] for c in clean}) > 1:
         return None, f"the runs passed different numbers of tests: {[c['passed'] for c in clean]}"
     return clean[0], ""
@@ -188,8 +189,8 @@ def grade_tests(verifier, task, h, base: dict[str, str], final: dict[str, str], 
     module_source = base[m["module"]]
     made = mutants(module_source)
     targets = killable(ctx, base, m, module_source)
-    versions = [{"id": "original", "source": module_source, "repeats": RUNS},
-                {"id": "equivalent", "source": equivalent(module_source), "repeats": RUNS},
+    versions = [{"id": "original", "source": module_source, "repeats": RUNS, "must_pass": True},
+                {"id": "equivalent", "source": equivalent(module_source), "repeats": 1, "must_pass": True},
                 *({"id": n, "source": s, "repeats": RUNS, "until_pass": True} for n, s in made if n in targets)]
     random.SystemRandom().shuffle(versions)
     report = _run(ctx, base, m, tests, versions)
@@ -202,13 +203,16 @@ def grade_tests(verifier, task, h, base: dict[str, str], final: dict[str, str], 
             **details, "refused": "reads_the_module", "reason": f"the tests tell versions of the module apart by "
             f"something other than its behaviour: {flagged[0]}"})
     minimum = int(m.get("min_tests", 1))
-    steady = {}
-    for key, name in (("original", "the module as it is"), ("equivalent", "an equivalent rewrite of the module")):
-        steady[key], why = _steady(runs.get(key), minimum, RUNS)
+    steady, problems = {}, []
+    for key, name, repeats in (("original", "the module as it is", RUNS), ("equivalent", "an equivalent rewrite of the module", 1)):
+        steady[key], why = _steady(runs.get(key), minimum, repeats)
         if steady[key] is None:
-            return Verdict(0.0, False, components={"mutation_score": 0.0}, details={
-                **details, "reason": f"the tests must pass on {name} on every one of {RUNS} runs (at least {minimum} "
-                                     f"passing): {why}"})
+            every = f" on every one of {repeats} runs" if repeats > 1 else ""
+            missing = why.startswith(f"{len(runs.get(key) or [])} of {repeats} runs were made")
+            problems.append((missing, f"the tests must pass on {name}{every} (at least {minimum} passing): {why}"))
+    if problems:  # a run that failed says more than one not made (the call stops at the first failure)
+        late = " (time ran out before it: the runs took too long)" if report.get("status") == "deadline" else ""
+        return Verdict(0.0, False, components={"mutation_score": 0.0}, details={**details, "reason": min(problems)[1] + late})
     original = steady["original"]
     hit = sorted(n for n, _ in made if n in targets and killed(runs.get(n), original, RUNS))
     missed = sorted(n for n in targets if n not in hit)

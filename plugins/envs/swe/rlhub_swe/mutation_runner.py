@@ -75,6 +75,59 @@ class _Outcomes:
                           call.start, call.stop, [])
 
 
+class _Compiled:
+    """Finds the package's other modules (not the one under test) at their files, with code the
+    parent compiled once: every run imports them afresh without compiling them again."""
+
+    def __init__(self, codes: dict[str, tuple[str, object]]) -> None:
+        self.codes = codes  # module name -> (file, code)
+
+    def find_spec(self, name, path=None, target=None):
+        found = self.codes.get(name)
+        if found is None:
+            return None
+        import importlib.util
+
+        return importlib.util.spec_from_file_location(name, found[0], loader=self)
+
+    def is_package(self, name) -> bool:
+        return self.codes[name][0].endswith("/__init__.py")
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(self.codes[module.__spec__.name][1], module.__dict__)
+
+
+def _compiled(tree: dict[str, str], top: str, module_path: str) -> dict[str, tuple[str, object]]:
+    out = {}
+    for path, text in tree.items():
+        if path.startswith(top + "/") and path.endswith(".py") and path != module_path:
+            full = os.path.join(RUN_DIR, path)
+            try:
+                out[path[:-3].replace("/", ".").removesuffix(".__init__")] = (full, compile(text, full, "exec", dont_inherit=True))
+            except (SyntaxError, ValueError):
+                continue  # imported from its file in each run, as it would be
+    return out
+
+
+def _cache_rewritten_tests(config, test_path: str) -> None:
+    """pytest rewrites the test module's asserts and compiles it: once here (compiling is not
+    running), not in every run."""
+    from pathlib import Path
+
+    from _pytest.assertion import rewrite
+
+    target = Path(os.path.join(RUN_DIR, test_path))
+    try:
+        made = rewrite._rewrite_test(target, config)
+    except Exception:
+        return  # the tests' own error, met by each run as it collects them
+    original = rewrite._rewrite_test
+    rewrite._rewrite_test = lambda fn, cfg: made if Path(fn) == target else original(fn, cfg)
+
+
 def _write_tree(tree: dict[str, str], module_path: str, source: str, length: int) -> None:
     for path, text in {**tree, module_path: source + "\n#" + " " * max(0, length - len(source))}.items():
         full = os.path.join(RUN_DIR, path)
@@ -142,7 +195,7 @@ def _prepared(test_path: str):
 
 
 def _child(config, session, outcomes, module: str, module_path: str, package_files: list[str], write_fd: int,
-           forget: list) -> None:
+           forget: list, codes) -> None:
     try:
         for thing in forget:  # this process's copy of what tells the versions apart
             thing.clear()
@@ -151,6 +204,7 @@ def _child(config, session, outcomes, module: str, module_path: str, package_fil
         os.chdir(RUN_DIR)
         sys.path.insert(0, RUN_DIR)
         sys.dont_write_bytecode = True
+        sys.meta_path.insert(0, _Compiled(codes))
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
@@ -171,13 +225,13 @@ def _child(config, session, outcomes, module: str, module_path: str, package_fil
 
 
 def _one_run(config, session, outcomes, module: str, module_path: str, package_files: list[str], timeout_s: float,
-             forget: list) -> dict:
+             forget: list, codes) -> dict:
     """One fork of the prepared session over what is on disk: its counts, or {"status": ...}."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
-        _child(config, session, outcomes, module, module_path, package_files, write_fd, forget)
+        _child(config, session, outcomes, module, module_path, package_files, write_fd, forget, codes)
     os.close(write_fd)
     data, timed_out = read_until(read_fd, timeout_s)
     os.close(read_fd)
@@ -205,8 +259,9 @@ def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[d
         deadline_s: float = 60.0) -> dict:
     """{"runs": {version id: [run, ...]}}: each run {"passed", "failed", "skipped", "errors"} or
     {"status": "timeout" | "crashed" | "flagged"}. A version is {"id", "source", "repeats" (default 1),
-    "until_pass" (stop repeating once a run passes: a mutant that survived once survived)}. A run
-    that is flagged ends the whole call (its verdict is decided). Runs past `deadline_s` are not made."""
+    "until_pass" (stop repeating once a run passes: a mutant that survived once survived),
+    "must_pass" (a run that does not pass decides the verdict)}. A run that is flagged, or a
+    must_pass run that fails, ends the whole call. Runs past `deadline_s` are not made."""
     from rlhub_unittest.stand_in import not_dumpable
 
     began = time.monotonic()
@@ -222,7 +277,11 @@ def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[d
     if module_path not in tree:
         package_files.append(os.path.join(RUN_DIR, module_path))
     length = max((len(v["source"]) for v in versions), default=0) + 64
+    codes = _compiled(tree, top, module_path)
+    _write_tree(tree, module_path, "", length)
+    _cache_rewritten_tests(config, test_path)
     runs: dict[str, list] = {}
+    took: list[float] = []  # seconds per run, in order
     forget = [versions, runs]
     for index in range(len(versions)):
         _write_tree(tree, module_path, versions[index]["source"], length)
@@ -232,16 +291,21 @@ def run(tree: dict[str, str], module_path: str, test_path: str, versions: list[d
         for _ in range(repeats):
             left = deadline_s - (time.monotonic() - began)
             if left <= 0.2:
-                return {"runs": runs, "status": "deadline"}
+                return {"runs": runs, "status": "deadline", "took": took}
             if out:
                 _write_tree(tree, module_path, versions[index]["source"], length)
-            result = _one_run(config, session, outcomes, module, module_path, package_files, min(timeout_s, left), forget)
+            started = time.monotonic()
+            result = _one_run(config, session, outcomes, module, module_path, package_files, min(timeout_s, left), forget,
+                              codes)
+            took.append(round(time.monotonic() - started, 3))
             out.append(result)
             if result.get("status") == "flagged":
-                return {"runs": runs, "status": "flagged"}
+                return {"runs": runs, "status": "flagged", "took": took}
             if versions[index].get("until_pass") and _passed(result):
                 break
-    return {"runs": runs, "status": "done"}
+            if versions[index].get("must_pass") and not _passed(result):
+                return {"runs": runs, "status": "decided", "took": took}  # the verdict is 0: spare the rest
+    return {"runs": runs, "status": "done", "took": took}
 
 
 def _passed(result: dict) -> bool:
