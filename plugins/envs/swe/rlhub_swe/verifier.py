@@ -18,9 +18,13 @@ How the hidden tests reach the code (`task.hidden.runner`):
   report is made;
 - `in_process` (SWE-bench-shaped data on real repositories, whose tests subclass, monkeypatch and
   reach into internals): pytest runs the repository's test files with the model's code in its own
-  process (inprocess.py), defended by a hidden sentinel test that must fail and by requiring
-  every expected test id to be reported.
-Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants killed (mutation.py).
+  process (inprocess.py), defended by hidden sentinel tests (copies of FAIL_TO_PASS tests in
+  their modules) that must fail and by requiring every expected test id to be reported with a
+  call phase.
+A rename (`task.hidden.rename`) whose final tree keeps the old name earns 0 before any test runs
+(renames.py); a feature (`task.hidden.stated`) earns at most the share of the parts its issue
+names that work (stated.py). Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants
+killed (mutation.py).
 """
 
 from __future__ import annotations

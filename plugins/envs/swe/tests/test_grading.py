@@ -360,7 +360,7 @@ def test_write_the_tests_graded_on_behaviour_only(catalog):
         assert verdict.reward == 0.0 and verdict.details["refused"] == "reads_the_module", (kind_, verdict.details)
         assert what in verdict.details["reason"] and m["tests"] in verdict.details["reason"], (kind_, verdict.details)
     verdict = catalog.verify(label, wrong["flaky_tests"].response)
-    assert verdict.reward == 0.0 and "on every one of 3 runs" in verdict.details["reason"], verdict.details
+    assert verdict.reward == 0.0 and "the tests must pass on" in verdict.details["reason"], verdict.details  # the first odd pid
     honest = "import pytest\n" + built.target_files[m["tests"]] + HONEST_EXTRAS
     verdict = catalog.verify(label, diff_to(built.base.files, {**built.base.files, m["tests"]: honest}))
     assert verdict.reward == 1.0 and "refused" not in verdict.details, verdict.details
@@ -414,3 +414,17 @@ def test_a_mutant_is_killed_only_when_every_run_fails():
     assert not killed([failing, passing, failing], passing, RUNS)
     assert not killed([failing, failing], passing, RUNS)  # a run that was not made is no kill
     assert not killed([passing], passing, RUNS)  # the runner stops at a mutant's first passing run
+
+
+@pytest.mark.xfail(strict=True, reason="issue 26 item 4, open: the solution's process (rlhub-unittest's "
+                   "solution_process.py) runs under `python -I -S -B` with rlhub_unittest's modules in sys.modules, "
+                   "so a package can tell it is being graded; making that process look like a user's `python -m "
+                   "pytest` is a change to rlhub-unittest (see the swe README, 'What the grader does not yet hide')")
+def test_a_fix_that_only_works_under_the_grader_earns_zero(catalog):
+    """The right fix where the package detects the grader, the bug everywhere else."""
+    label, task, built = find(catalog, bug_env("ledger"))
+    path = next(p for p in built.touched if p.endswith(".py") and not p.startswith("tests/"))
+    gated = ("import sys as _s\n\nexec(compile(" + repr(built.target_files[path]) + " if 'rlhub_unittest' in _s.modules "
+             "or _s.flags.isolated else " + repr(built.base.files[path]) + ", __file__, 'exec'))\n")
+    verdict = catalog.verify(label, diff_to(built.base.files, {**built.target_files, path: gated}))
+    assert verdict.reward == 0.0
