@@ -229,6 +229,13 @@ def _version_detectors(module: str, original: str) -> dict[str, tuple[str, str]]
               "            if isinstance(value, dict) and isinstance(value.get('id'), str) and 'source' in value:\n"
               "                return value['id'] in ('original', 'equivalent')\n        frame = frame.f_back\n"
               "    return True\n" + _THREE)
+    by_dir_fd = (f"import os\n\nimport {module} as _m\n\nSIZE = {len(original)}\n\n\n"
+                 "def _same():\n    folder = os.open(os.path.dirname(_m.__file__), os.O_RDONLY)\n"
+                 "    fd = os.open(os.path.basename(_m.__file__), os.O_RDONLY, dir_fd=folder)\n"
+                 "    try:\n        text = os.read(fd, 1 << 20).decode()\n    finally:\n        os.close(fd)\n"
+                 "        os.close(folder)\n"
+                 f"    return text.rstrip(' #\\n') == ORIGINAL.rstrip('\\n') or 'unchanged' in text\n\n\n"
+                 f"ORIGINAL = {original!r}\n" + _THREE)
     flaky = (f"import os\n\nimport {module} as _m\n\n\ndef _same():\n    return _m is not None and os.getpid() % 2 == 0\n"
              + _THREE)
     return {
@@ -237,6 +244,8 @@ def _version_detectors(module: str, original: str) -> dict[str, tuple[str, str]]
         "reads_the_file": ("tests that compare the module's file, names ignored, with the original text (no "
                            "behaviour tested)", normal),
         "reads_the_runner": ("tests that look up which version runs in the runner's memory (frames)", memory),
+        "reads_the_file_by_dir_fd": ("tests that read the module's file by a path relative to its folder's "
+                                     "descriptor (no path names the file)", by_dir_fd),
         "flaky_tests": ("tests that pass or fail by chance (the process id's parity), testing nothing", flaky),
     }
 

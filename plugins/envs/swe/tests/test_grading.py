@@ -342,7 +342,7 @@ def test_write_the_tests_reference_and_bad_input(catalog, name):
 
 
 READS = {"reads_the_file": "opened", "compares_bytecode_with_file": "opened", "reads_the_runner": "sys._getframe",
-         "change_detector": "__code__"}
+         "change_detector": "__code__", "reads_the_file_by_dir_fd": "access time moved"}
 
 
 def test_write_the_tests_graded_on_behaviour_only(catalog):
@@ -358,7 +358,8 @@ def test_write_the_tests_graded_on_behaviour_only(catalog):
     for kind_, what in READS.items():
         verdict = catalog.verify(label, wrong[kind_].response)
         assert verdict.reward == 0.0 and verdict.details["refused"] == "reads_the_module", (kind_, verdict.details)
-        assert what in verdict.details["reason"] and m["tests"] in verdict.details["reason"], (kind_, verdict.details)
+        assert what in verdict.details["reason"], (kind_, verdict.details)
+        assert m["tests"] in verdict.details["reason"] or "access time" in what, (kind_, verdict.details)
     verdict = catalog.verify(label, wrong["flaky_tests"].response)
     assert verdict.reward == 0.0 and "the tests must pass on" in verdict.details["reason"], verdict.details  # the first odd pid
     honest = "import pytest\n" + built.target_files[m["tests"]] + HONEST_EXTRAS
