@@ -120,7 +120,7 @@ class SweFamily(Family[Params]):
                          fail_to_pass=b.fail_to_pass, pass_to_pass=b.pass_to_pass,
                          protected=[] if p.task == "tests" else [HIDDEN_TESTS_GLOB],
                          mutation=b.hidden_mutation if p.task == "tests" else None, stated=b.stated or {},
-                         rename=b.rename)
+                         rename=b.rename, suite=b.suite_recipe)
 
     def reference(self, p: Params, kind: str) -> str:
         return fenced_diff(build(p).reference_diff)

@@ -57,6 +57,13 @@ class Built:
     reordered_tests: dict[str, str] | None = None  # tests: the target with the test functions in another order
 
     @property
+    def suite_recipe(self) -> dict | None:
+        """The target's recipe: its whole suite, as the repository would hold it (plain_pytest)."""
+        return None if self.params.task == "tests" else recipe(self.params, Variant(
+            names=((next(r.placeholder for r in self.kind.renames if r.id == self.params.target), self.params.new_name),))
+            if self.params.task == "rename" else CLEAN)
+
+    @property
     def reference_diff(self) -> str:
         return patch.make(self.base.files, self.target_files)
 
@@ -168,3 +175,30 @@ def _old_name_test(target: Project, module: str, owner: str, old: str, new: str)
             f"        assert not hasattr(importlib.import_module(name), {old!r}), name + ' still has {old}'\n") if modules else ""
     return (f"def {OLD_NAME_TEST}():\n{scan}"
             f"    import {module} as _m\n    assert not hasattr({holder}, {old!r})\n    assert hasattr({holder}, {new!r})\n")
+
+
+@functools.lru_cache(maxsize=16)
+def _suite(recipe_json: str) -> tuple[dict[str, str], dict[str, str]]:
+    import json
+
+    from .trees import generated
+
+    recipe = json.loads(recipe_json)
+    project = generated(recipe)
+    headers, blocks = project_kind(recipe["kind"]).parsed
+    files: dict[str, list[str]] = {}
+    where = {}
+    for b in blocks:
+        path = f"tests/test_{b.area}.py"
+        files.setdefault(path, [render_text(headers[b.area], project.values)]).append(render_text(b.source, project.values))
+        where[b.name] = path
+    return {p: parts[0] + "\n\n" + "\n\n".join(parts[1:]) for p, parts in files.items()}, where
+
+
+def suite_files(recipe: dict) -> tuple[dict[str, str], dict[str, str]]:
+    """The whole suite of the project `recipe` renders, laid out as its repository would hold it:
+    ({tests/test_<area>.py: every test of the area}, {test name: its file})."""
+    import json
+
+    files, where = _suite(json.dumps(recipe, sort_keys=True))
+    return dict(files), dict(where)

@@ -62,6 +62,7 @@ class SweHidden(HiddenData):
     mutation: dict[str, Any] | None = None  # write-the-tests: {"module", "tests", "min_tests"}
     stated: dict[str, list[str]] = Field(default_factory=dict)  # feature: each name the issue asks for -> its F2P tests
     rename: dict[str, Any] | None = None  # rename: {"old", "new", "package", "target"} (renames.kept)
+    suite: dict[str, Any] | None = None   # stand_in: the target's recipe, whose suite runs as a user runs it (plain_pytest)
 
 
 class SweTests(Verifier):
@@ -194,7 +195,36 @@ class SweTests(Verifier):
         error = _error_line(details.get("collect_errors") or [])
         if error and details.get("reason") and not details.get("tests_passed"):
             details["reason"] = error  # the error itself, not the last line of its traceback
+        if outcome is not None and h.suite is not None and any(outcome.values()):
+            self._as_users_run_it(h, final, ctx, outcome, details)
         return outcome, details, tamper
+
+    def _as_users_run_it(self, h: SweHidden, final: dict[str, str], ctx, outcome: dict[str, bool], details: dict) -> None:
+        """Where the change reaches for what could tell it is graded, the suite runs again as a user
+        runs it (plain_pytest.py); a test passes only if it passes there too."""
+        from . import plain_pytest
+        from .tasks import suite_files
+
+        found = plain_pytest.suspects(self._base(h), final, h.package or "")
+        if not found:
+            return
+        files, where = suite_files(h.suite)
+        counted = [t for t, ok in outcome.items() if ok and t in where]
+        if not counted:
+            return
+        result = ctx.sandbox.run(ctx.profile, plain_pytest.command(sorted({where[t] for t in counted})),
+                                 files={**final, **files})
+        if result.infra_error:
+            raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
+        ok, failed = plain_pytest.passed(result.stdout), plain_pytest.failed(result.stdout)
+        lost = [t for t in counted if not plain_pytest.test_passed(f"{where[t]}::{t}", ok, failed)]
+        details["plain_pytest"] = {"why": found[:5], "passed": f"{len(counted) - len(lost)}/{len(counted)}"}
+        if lost:
+            details["plain_pytest"]["failed"] = lost[:10]
+            details["reason"] = (f"{len(lost)} test(s) pass under the grader but not under a plain `python -m pytest` "
+                                 f"(the change looks at the process it runs in: {found[0]})")
+            for t in lost:
+                outcome[t] = False
 
     def score(self, h: SweHidden, outcome: dict[str, bool] | None, tamper: str | None, details: dict[str, Any]) -> Verdict:
         if outcome is None:

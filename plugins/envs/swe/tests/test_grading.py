@@ -417,15 +417,53 @@ def test_a_mutant_is_killed_only_when_every_run_fails():
     assert not killed([passing], passing, RUNS)  # the runner stops at a mutant's first passing run
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 item 4, open: the solution's process (rlhub-unittest's "
-                   "solution_process.py) runs under `python -I -S -B` with rlhub_unittest's modules in sys.modules, "
-                   "so a package can tell it is being graded; making that process look like a user's `python -m "
-                   "pytest` is a change to rlhub-unittest (see the swe README, 'What the grader does not yet hide')")
 def test_a_fix_that_only_works_under_the_grader_earns_zero(catalog):
-    """The right fix where the package detects the grader, the bug everywhere else."""
+    """The right fix where the package detects the grader (its interpreter flags, its modules, no
+    pytest), the bug everywhere else: the change looks at its process, so the suite runs again as
+    a user runs it (`python -m pytest` from a virtual environment), where the fix is off. The
+    honest fix never pays for that run."""
+    env = bug_env("ledger")
+    label, task, built = find(catalog, env)
+    gated = next(v for v in catalog.get(env).env.wrong_answers(task) if v.kind == "fix_gated_on_the_grader")
+    verdict = catalog.verify(label, gated.response)
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, verdict.details
+    assert "plain `python -m pytest`" in verdict.details["reason"]
+    assert set(verdict.details["plain_pytest"]["failed"]) == set(built.fail_to_pass)
+    assert all(why.startswith(next(p for p in built.touched if not p.startswith("tests/")) + ": ")
+               for why in verdict.details["plain_pytest"]["why"])
+    reference = catalog.verify(label, task.reference)
+    assert_full_reward(reference, built)
+    assert "plain_pytest" not in reference.details
+    path = next(p for p in built.touched if not p.startswith("tests/"))  # an honest fix that uses `sys`: both runs pass it
+    honest = {**built.target_files, path: "import sys as _unused_sys\n" + built.target_files[path]}
+    if "from __future__" in built.target_files[path]:
+        honest[path] = built.target_files[path].replace("from __future__ import annotations\n",
+                                                        "from __future__ import annotations\n\nimport sys as _unused\n", 1)
+    verdict = catalog.verify(label, diff_to(built.base.files, honest))
+    assert_full_reward(verdict, built)
+    assert verdict.details["plain_pytest"]["passed"] == f"{len(built.fail_to_pass) + len(built.pass_to_pass)}/" \
+                                                     f"{len(built.fail_to_pass) + len(built.pass_to_pass)}"
+
+
+def test_the_plain_run_looks_like_a_users(catalog, sandbox):
+    """What a package sees in the plain run: no isolation flags, a virtual environment, pytest
+    loaded, a user's environment, nothing of rlhub's loaded or importable."""
+    from rlhub_swe import plain_pytest
+
     label, task, built = find(catalog, bug_env("ledger"))
-    path = next(p for p in built.touched if p.endswith(".py") and not p.startswith("tests/"))
-    gated = ("import sys as _s\n\nexec(compile(" + repr(built.target_files[path]) + " if 'rlhub_unittest' in _s.modules "
-             "or _s.flags.isolated else " + repr(built.base.files[path]) + ", __file__, 'exec'))\n")
-    verdict = catalog.verify(label, diff_to(built.base.files, {**built.target_files, path: gated}))
-    assert verdict.reward == 0.0
+    probe = ("import importlib.util, json, os, sys\n\n\ndef test_probe():\n    print('PROBE', json.dumps({\n"
+             "        'flags': [sys.flags.isolated, sys.flags.no_site, sys.flags.dont_write_bytecode],\n"
+             "        'rlhub': sorted(m for m in sys.modules if 'rlhub' in m or m == 'hub' or m.startswith('hub.')),\n"
+             "        'venv': sys.prefix != sys.base_prefix, 'pytest': 'pytest' in sys.modules, 'env': sorted(os.environ),\n"
+             "        'importable': [n for n in ('hub', 'rlhub_unittest', 'rlhub_swe') if importlib.util.find_spec(n)]}))\n")
+    command = plain_pytest.command(["tests/test_probe.py"])
+    command[2] = command[2].replace("-q -rA", "-q -s")
+    result = sandbox.run(catalog.get(bug_env("ledger")).profile, command,
+                         files={**built.target_files, "tests/test_probe.py": probe})
+    import json
+
+    seen = json.loads(result.stdout.split("PROBE ", 1)[1].splitlines()[0])
+    assert seen["flags"] == [0, 0, 0] and seen["rlhub"] == [] and seen["importable"] == []
+    assert seen["venv"] and seen["pytest"]
+    assert not {"PYTHONDONTWRITEBYTECODE", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "MPLBACKEND"} & set(seen["env"])
+    assert {"PATH", "HOME", "VIRTUAL_ENV", "USER"} <= set(seen["env"])
