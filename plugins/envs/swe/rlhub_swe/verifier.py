@@ -195,7 +195,9 @@ class SweTests(Verifier):
         error = _error_line(details.get("collect_errors") or [])
         if error and details.get("reason") and not details.get("tests_passed"):
             details["reason"] = error  # the error itself, not the last line of its traceback
-        if outcome is not None and h.suite is not None and any(outcome.values()):
+        earns = outcome is not None and all(outcome.get(t) for t in h.pass_to_pass) and any(
+            outcome.get(t) for t in h.fail_to_pass)
+        if earns and h.suite is not None and not tamper:  # (a verdict that is already 0 needs no second run)
             self._as_users_run_it(h, final, ctx, outcome, details)
         return outcome, details, tamper
 
