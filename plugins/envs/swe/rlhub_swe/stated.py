@@ -6,9 +6,10 @@ interpolate_values=True)`). The names it *adds* are the identifiers in those spa
 target package binds and the base does not (a function, class, method, attribute, field or
 parameter); a bug's issue names existing API (functions, classes and methods the base defines).
 Every such name must be used by at least one FAIL_TO_PASS test (`uncovered`, which the kind's
-checks require empty), and a feature's reward is capped at the share of its parts whose tests all
-pass (verifier.py), a part being each name plus the behaviour the issue describes in words (the
-tests that use none of the names): an answer that leaves one of two parts out earns at most 0.5.
+checks require empty), and a feature's reward is capped at the mean completion of its parts
+(verifier.py: the fraction of each part's tests that pass), a part being each name plus the
+behaviour the issue describes in words (the tests that use none of the names): an answer that
+leaves one of two parts out earns at most 0.5.
 """
 
 from __future__ import annotations

@@ -161,7 +161,7 @@ def _api_missing(b: Built) -> list[Variant]:
     for name in dict.fromkeys(names[:1] + names[-1:]):
         tree = {path: _rename_tokens(text, name, "_" + name) if path.startswith(b.base.package + "/") and
                 path.endswith(".py") else text for path, text in b.target_files.items()}
-        share = 1 - 1 / len(b.stated)
+        share = 1 - 1 / len(b.stated)  # that part at 0, every other part whole at best
         out.append(Variant(f"api_missing:{name}", fenced(patch.make(b.base.files, tree)), max_reward=share,
                            note=f"the feature without `{name}`, which the issue asks for (at most {share:.2g})"))
     return out

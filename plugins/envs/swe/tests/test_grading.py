@@ -138,8 +138,7 @@ def test_a_feature_without_one_of_its_named_parts_earns_at_most_its_share(catalo
         assert verdict.error is None and not verdict.passed and verdict.reward <= share + 1e-9, verdict.details
         if "pass_to_pass_broken" not in verdict.details:  # (where the name is used elsewhere too, more breaks)
             assert part in verdict.details["stated_api_missing"]
-            assert verdict.details["stated_api"] == (f"{len(built.stated) - len(verdict.details['stated_api_missing'])}/"
-                                                     f"{len(built.stated)}")
+            assert float(verdict.details["stated_api"].split()[0]) <= share + 1e-3
 
 
 def other_bug(built):
