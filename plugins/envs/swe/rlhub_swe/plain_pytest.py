@@ -35,6 +35,13 @@ TELLS = frozenset({
     "_thread", "pkgutil", "tempfile", "getpass", "pwd", "grp", "multiprocessing", "concurrent", "asyncio", "select",
     "mmap", "fcntl", "termios", "uuid", "random", "secrets", "hashlib", "zlib", "marshal", "pickle", "dis", "types",
 })
+# After a dot only these count (`sys.modules`, `os.environ`...): `re.compile` or `path.open` do not.
+ATTRIBUTE_TELLS = frozenset({
+    "modules", "flags", "argv", "orig_argv", "executable", "prefix", "base_prefix", "_getframe", "environ", "getenv",
+    "getpid", "getppid", "isatty", "stdout", "stderr", "stdin", "path", "meta_path", "path_hooks", "builtin_module_names",
+    "getrecursionlimit", "gettrace", "getprofile", "audit", "addaudithook", "get_objects", "stack", "currentframe",
+    "perf_counter", "monotonic", "process_time", "thread_time", "time", "time_ns", "cpu_count", "uname", "node",
+})
 _WORDS = re.compile(r"rlhub|pytest|unittest|stand.?in|solution|sandbox|bwrap|/proc|/tmp|grad", re.I)
 _DUNDER = re.compile(r"^__\w+__$")
 _PYTEST_DEPS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py", "exceptiongroup", "tomli")
@@ -46,7 +53,11 @@ def _tells(text: str) -> dict[str, int]:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return {"(does not tokenize)": 1}
+    previous = None
     for t in tokens:
+        after_dot, previous = previous is not None and previous.string == ".", t
+        if t.type == tokenize.NAME and after_dot and t.string not in ATTRIBUTE_TELLS and not _DUNDER.match(t.string):
+            continue  # `re.compile`, `path.open`: someone else's attribute of that name
         if t.type == tokenize.NAME and (t.string in TELLS or (_DUNDER.match(t.string) and t.string not in (
                 "__init__", "__name__", "__all__", "__future__", "__repr__", "__eq__", "__hash__", "__str__",
                 "__len__", "__iter__", "__lt__", "__contains__", "__post_init__"))):
