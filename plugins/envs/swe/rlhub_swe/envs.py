@@ -119,7 +119,8 @@ class SweFamily(Family[Params]):
         return SweHidden(base={"generated": b.recipe}, runner="stand_in", package=b.base.package, tests=b.hidden_tests,
                          fail_to_pass=b.fail_to_pass, pass_to_pass=b.pass_to_pass,
                          protected=[] if p.task == "tests" else [HIDDEN_TESTS_GLOB],
-                         mutation=b.hidden_mutation if p.task == "tests" else None)
+                         mutation=b.hidden_mutation if p.task == "tests" else None, stated=b.stated or {},
+                         rename=b.rename, suite=b.suite_recipe)
 
     def reference(self, p: Params, kind: str) -> str:
         return fenced_diff(build(p).reference_diff)

@@ -45,7 +45,8 @@ class _Reporter:
 
 
 def run(ids: list[str], timeout_s: float = 60.0) -> dict:
-    """{"results": {node id: {"outcome", "message"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}"""
+    """{"results": {node id: {"outcome", "message", "call"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
+    ("call": whether a call-phase report came for it)"""
     from rlhub_unittest.stand_in import not_dumpable
 
     not_dumpable()
@@ -89,7 +90,9 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
         node = event.get("id")
         if not isinstance(node, str):
             continue
-        entry = results.setdefault(node, {"outcome": "passed", "message": ""})
+        entry = results.setdefault(node, {"outcome": "passed", "message": "", "call": False})
+        if event.get("when") == "call":
+            entry["call"] = True  # passed only with a call phase: a test reported without one never ran
         if event.get("outcome") != "passed" or event.get("wasxfail"):
             if entry["outcome"] == "passed":
                 entry["outcome"] = "skipped" if event.get("outcome") == "skipped" else "failed"

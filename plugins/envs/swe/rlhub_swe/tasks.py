@@ -16,7 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from . import patch
+from . import patch, stated
 from .projects.kinds import kind as project_kind
 from .projects.model import CLEAN, Project, ProjectKind, Variant, parse_tests, render
 from .projects.template import render as render_text
@@ -52,7 +52,16 @@ class Built:
     touched: list[str]             # files the reference changes
     secrets: list[str]
     hidden_mutation: dict | None = None  # tests: what mutation.py grades
+    stated: dict[str, list[str]] | None = None  # feature: each name the issue asks for -> the F2P tests that use it
+    rename: dict | None = None     # rename: what renames.kept reads (old name, package, the target's recipe)
     reordered_tests: dict[str, str] | None = None  # tests: the target with the test functions in another order
+
+    @property
+    def suite_recipe(self) -> dict | None:
+        """The target's recipe: its whole suite, as the repository would hold it (plain_pytest)."""
+        return None if self.params.task == "tests" else recipe(self.params, Variant(
+            names=((next(r.placeholder for r in self.kind.renames if r.id == self.params.target), self.params.new_name),))
+            if self.params.task == "rename" else CLEAN)
 
     @property
     def reference_diff(self) -> str:
@@ -109,14 +118,13 @@ def build(p: Params) -> Built:
         owner = values.get(r.owner, "") if r.owner else ""
         f2p = [b.name for b in blocks if _mentions(b.source, r.placeholder)] + [OLD_NAME_TEST]
         holder = f"{module}.{owner}" if owner else module
-        check = (f"import {module} as _m\n    assert not hasattr(_m.{owner}, {old!r})\n    assert hasattr(_m.{owner}, {p.new_name!r})"
-                 if owner else f"import {module} as _m\n    assert not hasattr(_m, {old!r})\n    assert hasattr(_m, {p.new_name!r})")
-        hidden += f"\n\ndef {OLD_NAME_TEST}():\n    {check}\n"
+        hidden += "\n\n" + _old_name_test(target, module, owner, old, p.new_name)
         names.append(OLD_NAME_TEST)
         what = {"function": "the function", "class": "the class", "method": "the method"}[r.what]
         issue = (f"Please rename {what} `{old}` (`{holder}.{old}`) to `{p.new_name}`. Update its definition and every "
                  f"place that uses it: call sites, imports, `__all__`, the tests and the README. The old name must not "
-                 f"exist afterwards (no alias), and nothing else may change behaviour.")
+                 f"exist afterwards in any module (no alias: not an assignment, an import under the old name, a "
+                 f"property or a `__getattr__`), and nothing else may change behaviour.")
     else:  # tests
         module_path = render_text(k.mutation_areas[p.target], values)
         header = render_text(headers[p.target], values)
@@ -133,8 +141,64 @@ def build(p: Params) -> Built:
                  f"source text.")
     p2p = [n for n in names if n not in f2p] if p.task != "tests" else []
     touched = patch.changed_paths(base.files, target_files)
+    api = None
+    if p.task == "feature":
+        tests = {b.name: render_text(headers[b.area] + b.source, target.values) for b in blocks if b.name in f2p}
+        names = stated.named_api(issue, base.files, target_files, base.package, "feature")
+        api = stated.coverage(names, tests)
+        missing = [n for n, used in api.items() if not used]
+        if missing:
+            raise ValueError(f"{p.project} feature {p.target}: the issue asks for {missing}, which no hidden test uses")
+        rest = [t for t in f2p if not any(t in used for used in api.values())]
+        if rest:  # what the issue asks for in words: one more part of the share
+            api[stated.BEHAVIOUR] = rest
     secrets = [render_text(b.source, target.values).strip() for b in blocks if b.name in f2p and not b.visible]
-    built = Built(p, k, base, target, recipe(p, base_v, drop), target_files, issue, hidden, f2p, p2p, touched, secrets)
+    built = Built(p, k, base, target, recipe(p, base_v, drop), target_files, issue, hidden, f2p, p2p, touched, secrets,
+                  stated=api)
+    if p.task == "rename":
+        built.rename = {"old": values[r.placeholder], "new": p.new_name, "package": base.package,
+                        "target": {"generated": recipe(p, target_v)}}
     if p.task == "tests":
         built.hidden_mutation, built.reordered_tests = mutation, reordered
     return built
+
+
+def _old_name_test(target: Project, module: str, owner: str, old: str, new: str) -> str:
+    """The hidden test that the old name is gone: a function's or class's from every module of the
+    package (imported by name: no re-export or alias survives), a method's from its class; the
+    new name is where the issue says."""
+    modules = [] if owner else sorted(
+        path[:-3].replace("/", ".").removesuffix(".__init__") for path in target.files
+        if path.startswith(target.package + "/") and path.endswith(".py") and not path.endswith("__main__.py"))
+    holder = f"_m.{owner}" if owner else "_m"
+    scan = (f"    import importlib\n\n    for name in {modules!r}:\n"
+            f"        assert not hasattr(importlib.import_module(name), {old!r}), name + ' still has {old}'\n") if modules else ""
+    return (f"def {OLD_NAME_TEST}():\n{scan}"
+            f"    import {module} as _m\n    assert not hasattr({holder}, {old!r})\n    assert hasattr({holder}, {new!r})\n")
+
+
+@functools.lru_cache(maxsize=16)
+def _suite(recipe_json: str) -> tuple[dict[str, str], dict[str, str]]:
+    import json
+
+    from .trees import generated
+
+    recipe = json.loads(recipe_json)
+    project = generated(recipe)
+    headers, blocks = project_kind(recipe["kind"]).parsed
+    files: dict[str, list[str]] = {}
+    where = {}
+    for b in blocks:
+        path = f"tests/test_{b.area}.py"
+        files.setdefault(path, [render_text(headers[b.area], project.values)]).append(render_text(b.source, project.values))
+        where[b.name] = path
+    return {p: parts[0] + "\n\n" + "\n\n".join(parts[1:]) for p, parts in files.items()}, where
+
+
+def suite_files(recipe: dict) -> tuple[dict[str, str], dict[str, str]]:
+    """The whole suite of the project `recipe` renders, laid out as its repository would hold it:
+    ({tests/test_<area>.py: every test of the area}, {test name: its file})."""
+    import json
+
+    files, where = _suite(json.dumps(recipe, sort_keys=True))
+    return dict(files), dict(where)

@@ -21,9 +21,13 @@ How the hidden tests reach the code (`task.hidden.runner`):
   report is made;
 - `in_process` (SWE-bench-shaped data on real repositories, whose tests subclass, monkeypatch and
   reach into internals): pytest runs the repository's test files with the model's code in its own
-  process (inprocess.py), defended by a hidden sentinel test that must fail and by requiring
-  every expected test id to be reported.
-Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants killed (mutation.py).
+  process (inprocess.py), defended by hidden sentinel tests (copies of FAIL_TO_PASS tests in
+  their modules) that must fail and by requiring every expected test id to be reported with a
+  call phase.
+A rename (`task.hidden.rename`) whose final tree keeps the old name earns 0 before any test runs
+(renames.py); a feature (`task.hidden.stated`) earns at most the share of the parts its issue
+names that work (stated.py). Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants
+killed (mutation.py).
 """
 
 from __future__ import annotations
@@ -59,6 +63,9 @@ class SweHidden(HiddenData):
     pass_to_pass: list[str] = Field(default_factory=list)
     protected: list[str] = Field(default_factory=list)  # globs whose edits never count (the hidden tests' paths)
     mutation: dict[str, Any] | None = None  # write-the-tests: {"module", "tests", "min_tests"}
+    stated: dict[str, list[str]] = Field(default_factory=dict)  # feature: each name the issue asks for -> its F2P tests
+    rename: dict[str, Any] | None = None  # rename: {"old", "new", "package", "target"} (renames.kept)
+    suite: dict[str, Any] | None = None   # stand_in: the target's recipe, whose suite runs as a user runs it (plain_pytest)
 
 
 class SweTests(Verifier):
@@ -135,9 +142,9 @@ class SweTests(Verifier):
         return self.grade_tree(task, h, base, final, ctx, extra)
 
     # -- grading a final tree ---------------------------------------------------------------------
-    def _base(self, h: SweHidden) -> dict[str, str]:
+    def _base(self, h: SweHidden | dict[str, Any]) -> dict[str, str]:
         try:
-            return trees.base_tree(h.base)
+            return trees.base_tree(h.base if isinstance(h, SweHidden) else h)
         except trees.TreeError as exc:
             raise VerifierError(f"the task's repository is unavailable: {exc}") from None
 
@@ -160,6 +167,14 @@ class SweTests(Verifier):
         details["changed"] = edited[:20]
         if sum(len(t) for t in final.values()) > trees.MAX_TREE_BYTES:
             return Verdict(0.0, False, details={**details, "reason": "the repository grew past its size limit", "refused": "too_large"})
+        if h.rename is not None:
+            from .renames import kept
+
+            where = kept(h.rename, base, final, self._base(h.rename["target"]))
+            if where:
+                return Verdict(0.0, False, details={
+                    **details, "old_name_kept": where[:10], "reason": f"the old name `{h.rename['old']}` is kept: "
+                    f"{where[0]} (a rename leaves no alias)"})
         if h.mutation is not None:
             from .mutation import grade_tests
 
@@ -189,7 +204,38 @@ class SweTests(Verifier):
         error = _error_line(details.get("collect_errors") or [])
         if error and details.get("reason") and not details.get("tests_passed"):
             details["reason"] = error  # the error itself, not the last line of its traceback
+        earns = outcome is not None and all(outcome.get(t) for t in h.pass_to_pass) and any(
+            outcome.get(t) for t in h.fail_to_pass)
+        if earns and h.suite is not None and not tamper:  # (a verdict that is already 0 needs no second run)
+            self._as_users_run_it(h, final, ctx, outcome, details)
         return outcome, details, tamper
+
+    def _as_users_run_it(self, h: SweHidden, final: dict[str, str], ctx, outcome: dict[str, bool], details: dict) -> None:
+        """Where the change reaches for what could tell it is graded, the suite runs again as a user
+        runs it (plain_pytest.py); a test passes only if it passes there too."""
+        from . import plain_pytest
+        from .tasks import suite_files
+
+        found = plain_pytest.suspects(self._base(h), final, h.package or "")
+        if not found:
+            return
+        files, where = suite_files(h.suite)
+        counted = [t for t, ok in outcome.items() if ok and t in where]
+        if not counted:
+            return
+        result = ctx.sandbox.run(ctx.profile, plain_pytest.command(sorted({where[t] for t in counted})),
+                                 files={**final, **files})
+        if result.infra_error:
+            raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
+        ok, failed = plain_pytest.passed(result.stdout), plain_pytest.failed(result.stdout)
+        lost = [t for t in counted if not plain_pytest.test_passed(f"{where[t]}::{t}", ok, failed)]
+        details["plain_pytest"] = {"why": found[:5], "passed": f"{len(counted) - len(lost)}/{len(counted)}"}
+        if lost:
+            details["plain_pytest"]["failed"] = lost[:10]
+            details["reason"] = (f"{len(lost)} test(s) pass under the grader but not under a plain `python -m pytest` "
+                                 f"(the change looks at the process it runs in: {found[0]})")
+            for t in lost:
+                outcome[t] = False
 
     def score(self, h: SweHidden, outcome: dict[str, bool] | None, tamper: str | None, details: dict[str, Any]) -> Verdict:
         if outcome is None:
@@ -214,6 +260,13 @@ class SweTests(Verifier):
             return Verdict(0.0, False, components=components, details=details)
         passed = len(fixed) == len(f2p)
         reward = fraction if self.config.reward == "fraction" else float(passed)
+        if h.stated:  # a feature: at most the share of the parts the issue names that works
+            parts = {n: sum(bool(outcome.get(t)) for t in tests) / len(tests) for n, tests in h.stated.items() if tests}
+            share = sum(parts.values()) / len(parts) if parts else 1.0
+            details["stated_api"] = f"{share:.3g} ({sum(v == 1.0 for v in parts.values())}/{len(parts)} parts whole)"
+            if share < 1.0:
+                details["stated_api_missing"] = [n for n, v in parts.items() if v < 1.0]
+                reward = min(reward, share)
         return Verdict(reward, passed, components=components, details=details)
 
     def hacks(self, task) -> list:

@@ -9,7 +9,6 @@ import re
 import pytest
 from rlhub_swe.projects.kinds import NAMES, kind
 from rlhub_swe.projects.model import Variant, render
-from rlhub_swe.tasks import OLD_NAME_TEST
 from swe_helpers import diff_to, edited, find
 
 
@@ -75,18 +74,71 @@ def test_partial_fix_earns_the_fail_to_pass_fraction(catalog):
     assert "test_format_amount_negative" in verdict.details["failures"]
 
 
+RENAME_KEPT = {"old_name_kept": "keeps", "old_name_kept_property": "keeps", "old_name_kept_getattr": "__getattr__",
+               "old_name_kept_module_getattr": "keeps", "call_sites_left": "keeps|still names"}
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if kind(n).renames])
-def test_rename_that_keeps_the_old_name_earns_all_but_one(catalog, name):
-    """Renamed everywhere but the old name kept as an alias: every FAIL_TO_PASS test passes except
-    the one that checks the old name is gone."""
-    env = f"swe/{name}-rename-diff-v1"
+def test_a_rename_that_keeps_the_old_name_earns_zero(catalog, name):
+    """Renamed everywhere, but the old name kept: as an assignment, a property, an instance
+    `__getattr__` that builds the name from pieces (no test of the class sees it), a module
+    `__getattr__`; or the call sites left. Each is found in the final tree before any test runs
+    and earns 0, naming the file."""
+    for target in ("method", "function"):
+        env = f"swe/{name}-rename-diff-v1"
+        found = [r for r in kind(name).renames if r.what == target]
+        if not found:
+            continue
+        label, task, built = find(catalog, env, lambda b, ids={r.id for r in found}: b.params.target in ids)
+        variants = {v.kind: v for v in catalog.get(env).env.wrong_answers(task) if v.kind in RENAME_KEPT}
+        assert {"old_name_kept", "old_name_kept_getattr" if target == "method" else "old_name_kept_module_getattr"} <= set(variants)
+        for kind_, variant in variants.items():
+            verdict = catalog.verify(label, variant.response)
+            assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, (kind_, verdict.details)
+            assert re.search(RENAME_KEPT[kind_], verdict.details["old_name_kept"][0]), (kind_, verdict.details)
+            assert built.base.values[next(r for r in found if r.id == built.params.target).placeholder] in verdict.details["reason"]
+        assert_full_reward(catalog.verify(label, task.reference), built)
+
+
+def test_the_old_name_check_reads_only_what_differs_from_the_reference():
+    """renames.kept on trees: the reference itself is clean; an alias, a string alias, a README that
+    still names the old name, and name machinery added are each found; an unrelated edit is not."""
+    from rlhub_swe import renames
+    from rlhub_swe.tasks import Params, build
+
+    built = build(Params("ledger", 7, "rename", "format_amount", new_name="show_cents"))
+    base, target = built.base.files, built.target_files
+    old, module = built.rename["old"], f"{built.base.package}/money.py"
+    assert renames.kept(built.rename, base, target, target) == []
+    cases = {
+        "assignment": ({module: target[module] + f"\n{old} = show_cents\n"}, "keeps"),
+        "string": ({module: target[module] + f"\n__all__ = [{old!r}]\n"}, "keeps"),
+        "readme": ({"README.md": target["README.md"] + f"\nUse `{old}`.\n"}, "still names"),
+        "machinery": ({module: target[module] + "\nglobals()['x' + 'y'] = show_cents\n"}, "adds globals"),
+    }
+    for case, (edit, found) in cases.items():
+        where = renames.kept(built.rename, base, {**target, **edit}, target)
+        assert where and found in where[0], (case, where)
+    unrelated = {module: target[module] + "\n\ndef helper():\n    return 1\n"}
+    assert renames.kept(built.rename, base, {**target, **unrelated}, target) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_feature_without_one_of_its_named_parts_earns_at_most_its_share(catalog, name):
+    """The whole feature but one name the issue asks for left out (kept private): the tests of that
+    name fail, and the reward is at most the share of the issue's parts that work."""
+    env = f"swe/{name}-feature-diff-v1"
     label, task, built = find(catalog, env)
-    kept = next(v for v in catalog.get(env).env.wrong_answers(task) if v.kind == "old_name_kept")
-    verdict = catalog.verify(label, kept.response)
-    n = len(built.fail_to_pass)
-    assert verdict.error is None and not verdict.passed
-    assert verdict.reward == pytest.approx((n - 1) / n) and verdict.details["fail_to_pass"] == f"{n - 1}/{n}"
-    assert verdict.details["fail_to_pass_failing"] == [OLD_NAME_TEST]
+    missing = [v for v in catalog.get(env).env.wrong_answers(task) if v.kind.startswith("api_missing:")]
+    assert missing
+    for variant in missing:
+        part = variant.kind.split(":", 1)[1]
+        verdict = catalog.verify(label, variant.response)
+        share = 1 - 1 / len(built.stated)
+        assert verdict.error is None and not verdict.passed and verdict.reward <= share + 1e-9, verdict.details
+        if "pass_to_pass_broken" not in verdict.details:  # (where the name is used elsewhere too, more breaks)
+            assert part in verdict.details["stated_api_missing"]
+            assert float(verdict.details["stated_api"].split()[0]) <= share + 1e-3
 
 
 def other_bug(built):
@@ -118,15 +170,15 @@ def test_all_or_nothing_config(rlhub_registry, sandbox):
     cat = rlhub_registry("""\
         version: 1
         environments:
-          - id: "swe/ledger-rename-diff-v1"
+          - id: "swe/ledger-bug-wrong-branch-diff-v1"
             verifier_config: {reward: all_or_nothing}
     """)
-    label, task, built = find(cat, "swe/ledger-rename-diff-v1")
-    kept = next(v for v in cat.get(label["env"]).env.wrong_answers(task) if v.kind == "old_name_kept")
-    verdict = cat.verify(label, kept.response)
-    n = len(built.fail_to_pass)
+    label, task, built = find(cat, "swe/ledger-bug-wrong-branch-diff-v1", lambda b: b.params.target == "sign")
+    money = f"{built.base.package}/money.py"
+    half = edited(built.base.files, money, 'sign = "-" if cents > 0 else ""', 'sign = ""')
+    verdict = cat.verify(label, diff_to(built.base.files, half))
     assert verdict.reward == 0.0 and not verdict.passed
-    assert verdict.components["fail_to_pass"] == pytest.approx((n - 1) / n)  # the parts still say how close it was
+    assert verdict.components["fail_to_pass"] == 0.6  # the parts still say how close it was
     assert_full_reward(cat.verify(label, task.reference), built)
 
 
@@ -284,5 +336,133 @@ def test_write_the_tests_reference_and_bad_input(catalog, name):
     assert verdict.reward == 1.0 and verdict.details["ignored_edits"] == ["conftest.py"]
     if name == NAMES[0]:  # a test file that never returns (one kind: it costs the profile's wall clock)
         verdict = catalog.verify(label, diff_to(built.base.files, {**built.base.files, m["tests"]: "while True:\n    pass\n"}))
-        assert verdict.reward == 0.0 and "no report (timed out)" in verdict.details["reason"]
+        assert verdict.reward == 0.0 and re.search(r"'timeout'|time ran out", verdict.details["reason"]), verdict.details
     assert catalog.verify(label, task.reference).reward == 1.0  # the next verification is clean
+
+
+READS = {"reads_the_file": "opened", "compares_bytecode_with_file": "opened", "reads_the_runner": "sys._getframe",
+         "change_detector": "__code__", "reads_the_file_by_dir_fd": "access time moved"}
+
+
+def test_write_the_tests_graded_on_behaviour_only(catalog):
+    """Every version of the module is on disk as the tests see it, so tests that compare the file
+    with the loaded code learn nothing, and tests that read the file, code objects or frames are
+    refused (reads_the_module); tests that pass or fail by chance fail one of the 3 runs of the
+    original. An honest test file that uses the library's usual helpers (namedtuple, Enum, TypeVar,
+    dataclasses, logging, fixtures, tmp_path, capsys, pytest.raises, tracebacks) is not refused."""
+    env = "swe/ledger-tests-diff-v1"
+    label, task, built = find(catalog, env)
+    m = built.hidden_mutation
+    wrong = {v.kind: v for v in catalog.get(env).env.wrong_answers(task)}
+    for kind_, what in READS.items():
+        verdict = catalog.verify(label, wrong[kind_].response)
+        assert verdict.reward == 0.0 and verdict.details["refused"] == "reads_the_module", (kind_, verdict.details)
+        assert what in verdict.details["reason"], (kind_, verdict.details)
+        assert m["tests"] in verdict.details["reason"] or "access time" in what, (kind_, verdict.details)
+    verdict = catalog.verify(label, wrong["flaky_tests"].response)
+    assert verdict.reward == 0.0 and "the tests must pass on" in verdict.details["reason"], verdict.details  # the first odd pid
+    honest = "import pytest\n" + built.target_files[m["tests"]] + HONEST_EXTRAS
+    verdict = catalog.verify(label, diff_to(built.base.files, {**built.base.files, m["tests"]: honest}))
+    assert verdict.reward == 1.0 and "refused" not in verdict.details, verdict.details
+
+
+HONEST_EXTRAS = '''
+
+import collections, dataclasses, enum, logging, traceback, typing, warnings
+
+Point = collections.namedtuple("Point", "x y")
+Color = enum.Enum("Color", "RED GREEN")
+T = typing.TypeVar("T")
+
+
+@dataclasses.dataclass
+class Row:
+    a: int = 1
+
+
+@pytest.fixture
+def note(tmp_path, monkeypatch):
+    monkeypatch.setenv("NOTE", "1")
+    (tmp_path / "f.txt").write_text("hello")
+    yield tmp_path / "f.txt"
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_the_usual_helpers(note, n, capsys, tmp_path_factory):
+    logging.getLogger("x").warning("careful %s", n)
+    print("out")
+    assert capsys.readouterr().out == "out\\n"
+    assert note.read_text() == "hello" and Point(1, 2).x == 1 and Color.RED.name == "RED" and Row().a == 1
+    tmp_path_factory.mktemp("more")
+    with pytest.raises(ZeroDivisionError, match="division"):
+        1 / 0
+    try:
+        raise ValueError("x")
+    except ValueError:
+        assert "ValueError" in traceback.format_exc()
+    with warnings.catch_warnings(record=True):
+        warnings.warn("w")
+'''
+
+
+def test_a_mutant_is_killed_only_when_every_run_fails():
+    from rlhub_swe.mutation import RUNS, killed
+
+    passing, failing = {"passed": 5, "failed": 0, "errors": 0}, {"passed": 4, "failed": 1, "errors": 0}
+    assert RUNS == 3
+    assert killed([failing, failing, {"status": "crashed"}], passing, RUNS)
+    assert not killed([failing, passing, failing], passing, RUNS)
+    assert not killed([failing, failing], passing, RUNS)  # a run that was not made is no kill
+    assert not killed([passing], passing, RUNS)  # the runner stops at a mutant's first passing run
+
+
+def test_a_fix_that_only_works_under_the_grader_earns_zero(catalog):
+    """The right fix where the package detects the grader (its interpreter flags, its modules, no
+    pytest), the bug everywhere else: the change looks at its process, so the suite runs again as
+    a user runs it (`python -m pytest` from a virtual environment), where the fix is off. The
+    honest fix never pays for that run."""
+    env = bug_env("ledger")
+    label, task, built = find(catalog, env)
+    gated = next(v for v in catalog.get(env).env.wrong_answers(task) if v.kind == "fix_gated_on_the_grader")
+    verdict = catalog.verify(label, gated.response)
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, verdict.details
+    assert "plain `python -m pytest`" in verdict.details["reason"]
+    assert set(verdict.details["plain_pytest"]["failed"]) == set(built.fail_to_pass)
+    assert all(why.startswith(next(p for p in built.touched if not p.startswith("tests/")) + ": ")
+               for why in verdict.details["plain_pytest"]["why"])
+    reference = catalog.verify(label, task.reference)
+    assert_full_reward(reference, built)
+    assert "plain_pytest" not in reference.details
+    path = next(p for p in built.touched if not p.startswith("tests/"))  # an honest fix that uses `sys`: both runs pass it
+    honest = {**built.target_files, path: "import sys as _unused_sys\n" + built.target_files[path]}
+    if "from __future__" in built.target_files[path]:
+        honest[path] = built.target_files[path].replace("from __future__ import annotations\n",
+                                                        "from __future__ import annotations\n\nimport sys as _unused\n", 1)
+    verdict = catalog.verify(label, diff_to(built.base.files, honest))
+    assert_full_reward(verdict, built)
+    assert verdict.details["plain_pytest"]["passed"] == f"{len(built.fail_to_pass) + len(built.pass_to_pass)}/" \
+                                                     f"{len(built.fail_to_pass) + len(built.pass_to_pass)}"
+
+
+def test_the_plain_run_looks_like_a_users(catalog, sandbox):
+    """What a package sees in the plain run: no isolation flags, a virtual environment, pytest
+    loaded, a user's environment, nothing of rlhub's loaded or importable."""
+    from rlhub_swe import plain_pytest
+
+    label, task, built = find(catalog, bug_env("ledger"))
+    probe = ("import importlib.util, json, os, sys\n\n\ndef test_probe():\n    print('PROBE', json.dumps({\n"
+             "        'flags': [sys.flags.isolated, sys.flags.no_site, sys.flags.dont_write_bytecode],\n"
+             "        'rlhub': sorted(m for m in sys.modules if 'rlhub' in m or m == 'hub' or m.startswith('hub.')),\n"
+             "        'venv': sys.prefix != sys.base_prefix, 'pytest': 'pytest' in sys.modules, 'env': sorted(os.environ),\n"
+             "        'importable': [n for n in ('hub', 'rlhub_unittest', 'rlhub_swe') if importlib.util.find_spec(n)]}))\n")
+    command = plain_pytest.command(["tests/test_probe.py"])
+    command[2] = command[2].replace("-q -rA", "-q -s")
+    result = sandbox.run(catalog.get(bug_env("ledger")).profile, command,
+                         files={**built.target_files, "tests/test_probe.py": probe})
+    import json
+
+    seen = json.loads(result.stdout.split("PROBE ", 1)[1].splitlines()[0])
+    assert seen["flags"] == [0, 0, 0] and seen["rlhub"] == [] and seen["importable"] == []
+    assert seen["venv"] and seen["pytest"]
+    assert not {"PYTHONDONTWRITEBYTECODE", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "MPLBACKEND"} & set(seen["env"])
+    assert {"PATH", "HOME", "VIRTUAL_ENV", "USER"} <= set(seen["env"])

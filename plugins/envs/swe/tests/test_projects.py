@@ -140,3 +140,33 @@ def test_each_bug_and_missing_feature_fails_exactly_its_tests(name, what, target
         touched = {path for path in clean.files if clean.files[path] != p.files.get(path)}
         modules = {fill(path, clean.values) for path in feature.modules}
         assert modules <= touched, f"feature {target} should span {sorted(modules)}; it changes {sorted(touched)}"
+
+
+@pytest.mark.parametrize("name,what,target", variants())
+def test_every_name_the_issue_asks_for_is_used_by_a_hidden_test(name, what, target):
+    """A feature's issue names its API (`Catalog.discontinue(sku)`, `values.interpolate(...)`): each
+    name it adds is used by at least one FAIL_TO_PASS test, or a partial answer that leaves it out
+    would earn full reward. A bug's issue names existing API: each is used by some hidden test."""
+    from rlhub_swe import stated
+    from rlhub_swe.projects.template import render as render_text
+    from rlhub_swe.tasks import Params
+
+    built = build(Params(name, SEED, what, target))
+    headers, blocks = built.kind.parsed
+    pool = built.fail_to_pass if what == "feature" else built.fail_to_pass + built.pass_to_pass
+    tests = {b.name: render_text(headers[b.area] + b.source, built.target.values) for b in blocks if b.name in pool}
+    names = stated.named_api(built.issue, built.base.files, built.target_files, built.base.package, what)
+    assert stated.uncovered(names, tests) == []
+    if what == "feature":
+        assert names, f"{name} {target}: the issue names no API the feature adds"
+        assert set(built.stated) >= set(names)  # the verifier's share: one part per name (+ the behaviour in words)
+
+
+def test_the_issue_names_what_a_span_asks_for():
+    from rlhub_swe.stated import span_names
+
+    assert span_names("Catalog.discontinue(sku)") == ["discontinue"]
+    assert span_names("parse(text, interpolate_values=True)") == ["parse", "interpolate_values"]
+    assert span_names("stats.summary()['cancelled']") == ["summary"]
+    assert span_names("values.interpolate(text, section, lookup)") == ["interpolate"]
+    assert span_names("job_id in queue") == ["job_id", "in", "queue"]

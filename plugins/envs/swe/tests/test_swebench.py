@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tarfile
 import textwrap
 
@@ -218,6 +219,83 @@ def test_forged_results_from_the_package_earn_zero(catalog):
     assert verdict.reward == 0.0 and not verdict.passed
     assert "forged" in verdict.details["tampering"]
     assert catalog.verify(LABEL, catalog.task(LABEL).reference).reward == 1.0  # the next verification is clean
+
+
+FORGE_WHERE_THE_PACKAGE_IS_USED = BASE["calc/__init__.py"] + textwrap.dedent('''\
+
+    import _pytest.reports as _r
+    _orig = _r.TestReport.from_item_and_call.__func__
+
+
+    def _uses_calc(item):
+        module = getattr(item, "module", None)
+        return any(getattr(v, "__module__", "").startswith("calc") for v in vars(module).values()) if module else False
+
+
+    def _forged(cls, item, call):
+        report = _orig(cls, item, call)
+        if _uses_calc(item):
+            report.outcome = "passed"
+        return report
+
+
+    _r.TestReport.from_item_and_call = classmethod(_forged)
+    ''')
+SKIP_THE_CALL_WHERE_THE_PACKAGE_IS_USED = BASE["calc/__init__.py"] + textwrap.dedent('''\
+
+    import _pytest.runner as _run
+    _orig = _run.call_and_report
+
+
+    def _uses_calc(item):
+        module = getattr(item, "module", None)
+        return any(getattr(v, "__module__", "").startswith("calc") for v in vars(module).values()) if module else False
+
+
+    def _no_call(item, when, log=True, **kwargs):
+        if when == "call" and _uses_calc(item):
+            return None  # the test never runs, and nothing is reported for its call phase
+        return _orig(item, when, log, **kwargs)
+
+
+    _run.call_and_report = _no_call
+    ''')
+
+
+@pytest.mark.parametrize("forge", ["forge_where_the_package_is_used", "skip_the_call_where_the_package_is_used"])
+def test_forging_only_where_the_package_is_used_earns_zero(catalog, forge):
+    """A forgery that spares test modules which do not use the package (the sentinel of old imported
+    only `os`) still meets the sentinels: they sit in the modules of the FAIL_TO_PASS tests and call
+    the package as those tests do. A test reported passed without a call phase is tampering too."""
+    source = {"forge_where_the_package_is_used": FORGE_WHERE_THE_PACKAGE_IS_USED,
+              "skip_the_call_where_the_package_is_used": SKIP_THE_CALL_WHERE_THE_PACKAGE_IS_USED}[forge]
+    verdict = catalog.verify(LABEL, diff_to(BASE, {**BASE, "calc/__init__.py": source}))
+    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, verdict.details
+    assert "forged" in verdict.details["tampering"]
+    assert catalog.verify(LABEL, catalog.task(LABEL).reference).reward == 1.0
+
+
+def test_sentinels_are_copies_of_fail_to_pass_tests_in_their_modules(tmp_path):
+    """At least two, in the FAIL_TO_PASS tests' module, named from its tests' words, each a copy of
+    one of those tests (it calls the package) ending in an assertion that never holds."""
+    import random
+
+    from rlhub_swe.inprocess import sentinels
+
+    tree, _ = patch.apply(BASE, patch.parse(TEST_PATCH))
+    texts, nodes = sentinels(F2P, tree, random.Random(3))
+    assert len(nodes) >= 2 and set(texts) == {"tests/test_ops.py"}
+    assert all(n.startswith("tests/test_ops.py::test_") for n in nodes) and len(set(nodes)) == len(nodes)
+    added = texts["tests/test_ops.py"][len(tree["tests/test_ops.py"].rstrip("\n")):]
+    assert added.count("\ndef test_") == len(nodes)
+    assert "safe_div(" in added or "mean(" in added
+    words = {w for n in nodes for w in n.split("::")[1].split("_")[1:]}
+    assert words <= {"add", "divide", "default", "gives", "the", "zero", "mean", "nothing", "by", "of"}
+    write(tmp_path, {**tree, **texts, "calc/ops.py": FIXED_OPS})  # on the fixed code: the F2P tests pass, sentinels fail
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA", *F2P, *nodes],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert f"{len(nodes)} failed, {len(F2P)} passed" in run.stdout, run.stdout[-2000:]
+    assert all(f"FAILED {n}" in run.stdout for n in nodes)
 
 
 def test_exit_at_import_earns_zero(catalog):

@@ -1008,6 +1008,20 @@ def test_document_section_creation():
 import pytest
 from $pkg import values
 from $pkg.errors import ValueFormatError
+#@test needs=interpolation
+def test_values_interpolate():
+    found = {"s.root": "/srv", "paths.log": "/var/log", "a.b.c": "deep"}
+    asked = []
+
+    def lookup(path):
+        asked.append(path)
+        return found.get(path)
+
+    assert values.interpolate("$${root}/data", "s", lookup) == "/srv/data"
+    assert values.interpolate("$${paths.log}:$${a.b.c}", "s", lookup) == "/var/log:deep"
+    assert values.interpolate("$${nothing} and $${x.nothing}", "s", lookup) == "$${nothing} and $${x.nothing}"
+    assert values.interpolate("no references", "s", lookup) == "no references"
+    assert asked == ["s.root", "paths.log", "a.b.c", "s.nothing", "x.nothing"]
 #@test visible
 def test_booleans_true():
     assert [values.to_bool(v) for v in ("yes", "True", " YES ")] == [True, True, True]
