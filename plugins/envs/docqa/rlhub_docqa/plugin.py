@@ -13,9 +13,11 @@ from .questions import KINDS
 from .worlds import BUILDERS
 
 # CAGR over temperatures or test runs means nothing, and a contract's fees grow at the escalation its
-# terms state (a lookup, and a constant 2.5% farmed it): those skip it. A loan's tables hold 3-4
-# items, too few for a list whose items are at most half of them.
-SKIP = {("datasheet", "cagr"), ("testreport", "cagr"), ("contract", "cagr"), ("loan", "list")}
+# terms state (a lookup: a constant 2.5% farmed its CAGR and percent change): those skip them. A loan's tables hold 3-4
+# items, too few for a list whose items are at most half of them; a contract's rate card is ordered by
+# seniority, so its top rows are a list a positional guess finds.
+SKIP = {("datasheet", "cagr"), ("testreport", "cagr"), ("contract", "cagr"), ("contract", "percent-change"),
+        ("loan", "list"), ("contract", "list")}
 VISION_KINDS = ("lookup", "arithmetic")
 LONG = {"128k": 128_000, "1m": 1_000_000}
 LONG_ENVS = [("financials", "percent-change", "128k"), ("contract", "date", "128k"), ("invoices", "list", "128k"),

@@ -234,6 +234,8 @@ def ratio(rng: random.Random, world: World) -> Question | None:
     a, b = table.value(r1, col), table.value(r2, col)
     if not a or not b or a == b or (table.unit_of(col) != table.unit_of(table.columns[0]) and table.column_units):
         return None
+    if len(f"{abs(a / b):.12g}".replace(".", "").strip("0")) <= 2:
+        return None  # a round ratio (1.5, 10) of a rate card is one a constant guesses
     q = (f'What is the ratio of "{r1}" to "{r2}" ({col}) in the table "{table.title}", i.e. the first divided by '
          f"the second? Answer with a decimal number.")
     return number_question(q, a / b, True, 2, table=table)
@@ -274,6 +276,8 @@ def argmax(rng: random.Random, world: World) -> Question | None:
     ranked = sorted(items, key=lambda x: x[1], reverse=highest)
     if len(ranked) < 4 or len({v for _, v in ranked[:3]}) < 3:
         return None  # ties would leave the order open
+    if [r for r, _ in ranked[:2]] == [r for r, _ in items[:2]]:
+        return None  # the first two rows as printed (a statement lists its largest first): a positional guess
     pair = lambda rv: f"{rv[0]}: {printed_as(rv[1])}"
     gold = [pair(rv) for rv in ranked[:2]]
     q = (f'In the table "{table.title}", ' + what.format("highest" if highest else "lowest") + ", from the "
@@ -357,6 +361,8 @@ def spans(rng: random.Random, world: World) -> Question | None:
     others = [(r, v) for r, v in items if v <= thr]
     if len(names) < 2 or len(names) > len(others):
         return None
+    if {r for r, _ in names} == {r for r, _ in table.items()[:len(names)]}:
+        return None  # the first rows as printed (a statement lists its largest first): a positional guess
     q = (f'In the table "{table.title}", list every {table.row_header.lower()}{totals_note(table)} with a {col} '
          f"greater than {shown}, each with that {col} as the table prints it. Write each as name: value, "
          "separated by semicolons.")

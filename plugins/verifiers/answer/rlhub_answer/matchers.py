@@ -326,12 +326,13 @@ def _same_number(a: ParsedNumber | None, b: ParsedNumber | None, min_sig_digits:
     return coarse.sig_digits >= min_sig_digits and diff <= coarse.ulp / 2 * (1 + 1e-9)
 
 
-def _restates(clearest_text: str, other_text: str, items: tuple[str, ...] = ()) -> bool:
-    """A sentence that contains the clearest answer (each of its items, for a list) restates it
-    ("**Answer:** Acme has the highest revenue.")."""
+def _restates(clearest_text: str, other_text: str, items: tuple[str, ...] = (), ordered: bool = False) -> bool:
+    """A sentence that contains the clearest answer (each of its items, for a list, and in their
+    order where order matters) restates it ("**Answer:** Acme has the highest revenue.")."""
     other = f" {text_m.squad_normalize(other_text)} "
     parts = items or (text_m.squad_normalize(clearest_text),)
-    return all(part and f" {part} " in other for part in parts)
+    at = [other.find(f" {part} ") if part else -1 for part in parts]
+    return all(i >= 0 for i in at) and (not ordered or at == sorted(at))
 
 
 def agree(clearest: Any, other: Any, answer_type: str, cfg: Any, clearest_text: str = "", other_text: str = "",
@@ -355,6 +356,7 @@ def agree(clearest: Any, other: Any, answer_type: str, cfg: Any, clearest_text: 
     if answer_type == "date":
         return isinstance(clearest, dt.date) and clearest == other
     if answer_type == "list":
-        same = clearest == other if ordered else sorted(clearest) == sorted(other)
-        return same or _restates(clearest_text, other_text, clearest)
+        if sorted(clearest) == sorted(other):  # the same items: a list, in the same order where it matters
+            return not ordered or clearest == other
+        return _restates(clearest_text, other_text, clearest, ordered)
     return clearest == other or _restates(clearest_text, other_text)

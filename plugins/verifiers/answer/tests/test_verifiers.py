@@ -158,3 +158,49 @@ def test_lists_graded_for_what_they_claim():
     assert not spec_score(gold, "list", r"\boxed{South: 30; North: 12}", ordered=True).passed  # ...unless asked
     assert spec_score(gold, "list", r"\boxed{North; South}").reward == 0.0  # names without their values
     assert spec_score(gold, "list", r"\boxed{North: 12}").reward == 0.5
+
+
+@pytest.mark.parametrize("answer, kind, hidden, response", [   # right answers the red team found rejected
+    (2, "number", {"units": ["service", "service entry", "entry"]}, r"\boxed{2 service entries}"),
+    (2163, "number", {"units": ["tonnes"]}, "Answer: 2,163 t"),
+    (2163, "number", {"units": ["tonnes"]}, r"\boxed{2,163 metric tons}"),
+    (86.3, "number", {"units": ["uA"]}, r"\boxed{86.30 µA}"),
+    (86.3, "number", {"units": ["uA"]}, r"\boxed{86.30\,\mu\text{A}}"),
+    (8.3, "number", {"units": ["hours"]}, "Answer: 8.3 h"),
+    (1.446, "percent", {"units": ["per quarter", "cagr"]}, "Answer: 1.446% per quarter"),
+    (1.446, "percent", {"units": ["per quarter", "cagr"]}, "Answer: CAGR = 1.446%"),
+    (6.402, "percent", {"change": True}, "Answer: an increase of 6.402%"),
+    (6.402, "percent", {"change": True}, "Answer: increased by 6.402%"),
+    (6.402, "percent", {"change": True}, "Answer: a 6.402% increase"),
+    (["Display module 7 in: 7.90"], "list", {}, "Final answer:\nDisplay module 7 in: 7.90"),
+    (["A: 118.19", "B: 119.47"], "list", {}, "Final answer:\n- A: 118.19\n- B: 119.47"),
+    (5_594_000, "number", {"units": ["USD"]}, r"\boxed{5 594 000}"),
+    (4_640_000, "number", {"units": ["USD"]}, "Answer: US $4,640,000"),
+    (4_640_000, "number", {"units": ["USD"]}, "Answer: 4,640,000 (USD)"),
+    ("yes", "yesno", {"amount": 2700.4}, r"\boxed{yes (2,700.40)}"),
+    (["Cable harness: 1"], "list", {}, r"\boxed{Cable harness (1)}"),
+    (["Cable harness: 1"], "list", {}, r"\boxed{Cable harness = 1}"),
+    ("2022-11-10", "date", {}, r"\boxed{2022-11-10 (Thursday)}"),
+    (-2_371_000, "number", {"units": ["USD"]}, r"\boxed{-2,370,000}"),          # trailing zeros: 3 digits written
+    (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7; 12,345}"),  # a count with its total
+])
+def test_right_answers_the_red_team_found(answer, kind, hidden, response):
+    v = spec_score(answer, kind, response, **hidden)
+    assert v.passed and v.reward == 1.0, v.details
+
+
+@pytest.mark.parametrize("answer, kind, hidden, response", [
+    (["Engineering: 5,722", "Sales: 4,100"], "list", {"ordered": True, "partial": False},
+     "\\boxed{Engineering: 5,722; Sales: 4,100}\nAnswer: Marketing"),                # a second marker naming another row
+    (["Engineering: 5,722", "Sales: 4,100"], "list", {"ordered": True, "partial": False},
+     "\\boxed{Engineering: 5,722; Sales: 4,100}\nFinal answer: Sales: 4,100; Engineering: 5,722"),  # the order swapped
+    (["Data warehouse: 39", "Payments: 12"], "list", {"partial": False}, r"\boxed{Data warehouse: 39}"),  # one row of two
+    (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7}"),             # the count without its total
+    (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7; 13,000}"),
+    (100, "number", {}, r"\boxed{1 hundred}"),
+    (5_000, "number", {}, r"\boxed{5,432}"),
+    (5_432, "number", {}, r"\boxed{5,000}"),                                        # trailing zeros: 1 digit written
+])
+def test_wrong_answers_the_red_team_found(answer, kind, hidden, response):
+    v = spec_score(answer, kind, response, **hidden)
+    assert not v.passed and v.reward == 0.0, v.details
