@@ -17,7 +17,9 @@ rest of the response, and a response that starts inside the reasoning (chat temp
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -82,9 +84,28 @@ class Answer:
 def python_parses(code: str) -> bool:
     try:
         ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError):  # null bytes; nesting deeper than CPython compiles
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # null bytes; nesting deeper than CPython
+        # compiles (`not not ... x` 20,000 deep overflows the parser's stack: MemoryError)
         return False
     return True
+
+
+def source_text(raw: bytes, language: str) -> tuple[str, str]:
+    """(the text, its codec) of a file's bytes as the language reads them. Python: UTF-8 (a BOM
+    allowed) or the PEP 263 encoding its first two lines declare; SyntaxError when Python would not
+    decode it. A shell reads bytes: UTF-8 when they are, else latin-1 (one character per byte, so
+    the text encodes back to exactly these bytes)."""
+    if language == "python":
+        codec = tokenize.detect_encoding(io.BytesIO(raw).readline)[0]  # SyntaxError: an unknown encoding
+        try:
+            return raw.decode(codec), codec  # utf-8-sig (a BOM) encodes back with its BOM
+        except UnicodeDecodeError as exc:
+            raise SyntaxError(f"byte {exc.start} ({raw[exc.start:exc.start + 1]!r}) is not {codec}; Python source is "
+                              "UTF-8 unless a coding line declares another encoding") from None
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "latin-1"
 
 
 def _tag(info: str) -> str:

@@ -182,6 +182,12 @@ class Rubric(Verifier):
     def verify(self, task: "Task", response: str, ctx: "VerifyContext") -> Verdict:
         return self.compose(run_parts(self.parts, task, response, ctx))
 
+    def verify_files(self, task: "Task", files: dict[str, str | bytes], ctx: "VerifyContext", response: str = "") -> Verdict:
+        """Grade the files a session left in its work dir, as they are (bytes): each part that can
+        grade files reads them (unit_tests' `verify_files`, an analyser's `tree_files`); any other
+        part grades `response` (the session's text view of its answer)."""
+        return self.compose(run_parts(self.parts, task, response, ctx, tree=files))
+
     def response_key(self, task: "Task", response: str) -> str | None:
         """Every part's key together: the verdict is composed from the parts' verdicts alone."""
         keys = [part.verifier.response_key(task, response) for part in self.parts]

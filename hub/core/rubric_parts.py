@@ -51,15 +51,18 @@ class Skipped:
 Result = Verdict | Skipped
 
 
-def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext) -> dict[str, Result]:
-    """Every part's verdict (or why it was skipped); `parts` in gate order."""
+def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext,
+              tree: dict[str, str | bytes] | None = None) -> dict[str, Result]:
+    """Every part's verdict (or why it was skipped); `parts` in gate order. With `tree` (the files a
+    session left, exact bytes) the parts that can grade files read them (`verify_files`,
+    `WorkDirVerifier.tree_files`); the others grade `response`."""
     futures: dict[str, Future] = {p.name: Future() for p in parts}
-    files_of: dict[str, dict[str, str] | Verdict] = {}
+    files_of: dict[str, dict[str, str | bytes] | Verdict] = {}
     groups: dict[tuple, list[Part]] = {}  # in first-seen order
     for part in parts:
         key: tuple = ("alone", part.name)
         if isinstance(part.verifier, WorkDirVerifier):
-            files = files_of[part.name] = _files(part, task, response)
+            files = files_of[part.name] = _files(part, task, response, tree)
             if isinstance(files, dict):
                 key = ("shared", part.profile or ctx.profile, tuple(sorted(files.items())), tuple(sorted(part.gates)))
         groups.setdefault(key, []).append(part)
@@ -75,6 +78,8 @@ def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext
         files = files_of.get(part.name)
         if isinstance(files, Verdict):  # nothing to analyse (no code): decided without a sandbox
             return _identified(files, part)
+        if tree is not None and hasattr(part.verifier, "verify_files"):
+            return grade(_on_files(part.verifier, tree), part.identity, task, response, _context(ctx, part))
         return grade(part.verifier, part.identity, task, response, _context(ctx, part))
 
     def run_shared(group: list[Part]) -> dict[str, Result]:
@@ -122,8 +127,23 @@ def run_parts(parts: list[Part], task: "Task", response: str, ctx: VerifyContext
     return {name: f.result() for name, f in futures.items()}
 
 
-def _files(part: Part, task: "Task", response: str) -> dict[str, str] | Verdict:
+def _on_files(verifier: Verifier, tree: dict[str, str | bytes]) -> Any:
+    """`verifier.verify_files(task, tree, ctx)` seen through grade()'s verify(task, response, ctx)."""
+
+    class _Files:
+        name = verifier.name
+
+        @staticmethod
+        def verify(task: "Task", response: str, ctx: VerifyContext) -> Verdict:
+            return verifier.verify_files(task, tree, ctx)  # type: ignore[attr-defined]
+
+    return _Files()
+
+
+def _files(part: Part, task: "Task", response: str, tree: dict[str, str | bytes] | None = None) -> dict[str, str | bytes] | Verdict:
     try:
+        if tree is not None:
+            return part.verifier.tree_files(task, tree, response)  # type: ignore[union-attr]
         return part.verifier.files(task, response)  # type: ignore[union-attr]
     except (VerifierError, TaskError) as exc:
         return Verdict.no_verdict(str(exc))

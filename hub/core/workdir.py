@@ -46,7 +46,7 @@ class WorkDir:
     """Files written once to a sandbox session's work dir; each run is a fresh sandboxed task
     there, under `profile`'s limits."""
 
-    def __init__(self, session: "Session", profile: "Profile", files: dict[str, str]) -> None:
+    def __init__(self, session: "Session", profile: "Profile", files: dict[str, str | bytes]) -> None:
         self.session, self.profile, self.files = session, profile, files
 
     def run(self, argv: list[str], env: dict[str, str] | None = None) -> "RunResult":
@@ -93,7 +93,7 @@ def _checked(result: "RunResult") -> "RunResult":
 
 
 @contextmanager
-def open_workdir(ctx: "VerifyContext", files: dict[str, str], profile: "Profile | None" = None,
+def open_workdir(ctx: "VerifyContext", files: dict[str, str | bytes], profile: "Profile | None" = None,
                  support: dict[str, str | bytes] | None = None) -> Iterator[WorkDir]:
     """A session holding `files` (and the `support` files the tools read, which `WorkDir.files`
     leaves out); a sandbox that cannot start or take the files is no verdict."""
@@ -118,14 +118,20 @@ class WorkDirVerifier(Verifier):
     """Base of verifiers that analyse files in a work dir: subclasses implement `files`,
     `command` and `judge`; `verify` (alone) and rubrics (together) call them."""
 
-    def files(self, task: "Task", response: str) -> dict[str, str] | Verdict:
-        """The files to analyse, by relative path; or the verdict when there is nothing to
+    def files(self, task: "Task", response: str) -> dict[str, str | bytes] | Verdict:
+        """The files to analyse, by relative path (text, or bytes written as they are); or the verdict when there is nothing to
         analyse (no code in the response). Cheap and deterministic: rubrics compare the results."""
         raise NotImplementedError
 
     def command(self, task: "Task") -> list[str]:
         """The program that analyses the files (run in the work dir). It must not run them."""
         raise NotImplementedError
+
+    def tree_files(self, task: "Task", tree: dict[str, str | bytes], response: str) -> dict[str, str | bytes] | Verdict:
+        """The files to analyse from a work dir a session left (`tree`: its files, exact bytes).
+        By default the answer's text view, `files(task, response)`; a verifier that reads a
+        file of the tree overrides this to analyse the file as it is."""
+        return self.files(task, response)
 
     def support_files(self, task: "Task") -> dict[str, str | bytes]:
         """Trusted files the command reads besides the response's (a tool's warm cache), written

@@ -42,6 +42,22 @@ class Session:
             raise ValueError(f"cannot read files: {reply['error']}")
         return {k: base64.b64decode(v) for k, v in reply["ok"].items()}
 
+    def read_tree(self, skip: tuple[str, ...] = (), max_entries: int = 10_000, max_bytes: int = 24 << 20,
+                  max_file_bytes: int = 1 << 20) -> dict:
+        """Every regular file of the work dir, walked by the helper without following a link:
+        {"files": {path: bytes}, "left_out": [(path, why)], "over": None or why the tree was not
+        read in full}. Whatever is not read (links, FIFOs, sockets, names that are not UTF-8, files
+        of `max_file_bytes` or more, what its mode makes unreadable) is named in `left_out`;
+        directories named in `skip` are not walked. More than `max_entries` entries or `max_bytes`
+        bytes: `over` says so and `files` is empty (a part of a tree is never the tree)."""
+        reply = self._live().request({"op": "tree", "skip": list(skip), "max_entries": max_entries,
+                                      "max_bytes": max_bytes, "max_file_bytes": max_file_bytes})
+        if "error" in reply:
+            raise ValueError(f"cannot read the work tree: {reply['error']}")
+        got = reply["ok"]
+        return {"files": {k: base64.b64decode(v) for k, v in got["files"].items()},
+                "left_out": [tuple(x) for x in got["left_out"]], "over": got["over"]}
+
     def close(self) -> None:
         if self._box is not None:
             self._box.close()

@@ -204,24 +204,52 @@ def kind_of(mode):
     return next((name for test, name in KINDS if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
 
 
+def parent_dir(rel, create):
+    """(an fd of the directory that holds `rel` inside the work dir, the last name): reached one
+    component at a time, never through a symlink. A parent that is a link (to /tmp, to `..`, to a
+    directory beside it), a file or anything else is refused, named; a missing one is made with
+    `create` (FileNotFoundError without)."""
+    parts = rel.split("/")
+    fd = os.open(WORK, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for i, part in enumerate(parts[:-1]):
+            try:
+                mode = os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode
+            except FileNotFoundError:
+                if not create:
+                    raise
+                os.mkdir(part, 0o777, dir_fd=fd)
+                mode = os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode
+            if not stat.S_ISDIR(mode):
+                where = "/".join(parts[:i + 1])
+                raise ValueError(f"{rel}: {where} is {kind_of(mode) or 'a regular file'}, not a directory: remove it first")
+            inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, parts[-1]
+
+
 def write_files(files):
-    """Write each file; what the model left in the way (a FIFO, a socket, a directory, a symlink)
-    is refused, never opened in a way that could block (O_NONBLOCK) or follow it (O_NOFOLLOW)."""
+    """Write each file; what the model left in the way (a FIFO, a socket, a directory, a symlink,
+    at the path or at any parent of it) is refused, never opened in a way that could block
+    (O_NONBLOCK) or follow it (O_NOFOLLOW, one component at a time)."""
     for name, b64 in files.items():
         rel = safe_relpath(name)
-        path = os.path.join(WORK, rel)
-        parent = os.path.dirname(path)
+        parent, leaf = parent_dir(rel, create=True)
         try:
-            os.makedirs(parent, exist_ok=True)
-        except FileExistsError:
-            raise ValueError(f"{rel}: a parent of it exists and is not a directory") from None
-        try:
-            kind = kind_of(os.lstat(path).st_mode)
-        except FileNotFoundError:
-            kind = None
-        if kind:
-            raise ValueError(f"{rel} is {kind}, not a regular file: remove it first")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+            try:
+                kind = kind_of(os.stat(leaf, dir_fd=parent, follow_symlinks=False).st_mode)
+            except FileNotFoundError:
+                kind = None
+            if kind:
+                raise ValueError(f"{rel} is {kind}, not a regular file: remove it first")
+            fd = os.open(leaf, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644,
+                         dir_fd=parent)
+        finally:
+            os.close(parent)
         with os.fdopen(fd, "wb") as f:
             kind = kind_of(os.fstat(fd).st_mode)
             if kind:  # swapped in after the lstat (nothing of the model runs now, but never trust that)
@@ -762,19 +790,113 @@ def run_task(msg, fds, bpf, zygote, own_pid_ns):
 def session_job(msg, uid, bpf):
     if msg["op"] == "write":
         return as_user(uid, bpf, lambda: write_files(msg["files"]) or True)
+    if msg["op"] == "tree":
+        return as_user(uid, bpf, lambda: read_tree(msg["skip"], msg["max_entries"], msg["max_bytes"], msg["max_file_bytes"]))
     return as_user(uid, bpf, lambda: read_paths(msg["paths"], msg["limit"]))
+
+
+def shown_name(rel):
+    """A path as text a person can read: bytes that are not UTF-8 as \\xNN escapes."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def read_tree(skip, max_entries, max_bytes, max_file_bytes):
+    """Every regular file under the work dir, one directory at a time, never through a link:
+    {"files": {path: base64}, "left_out": [[path, why]], "over": why the tree was not read in full}.
+
+    Everything that is not read is named in `left_out`: links, FIFOs, sockets, devices, names that
+    are not UTF-8, files of `max_file_bytes` or more, files and directories that cannot be read (their
+    mode). Directories named in `skip` (caches) are neither walked nor named. A tree of more than
+    `max_entries` entries or `max_bytes` bytes is not read in full: `over` says which limit, and
+    nothing of it may be graded as the whole tree."""
+    files, left, total, seen = {}, [], 0, 0
+
+    def over(why):
+        return {"files": {}, "left_out": left[:200], "over": why}
+
+    try:
+        root = os.open(WORK, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        return {"files": {}, "left_out": [[".", f"a directory that cannot be read ({os.strerror(exc.errno)})"]], "over": None}
+    todo = [(root, "")]
+    try:
+        while todo:
+            fd, prefix = todo.pop()
+            try:
+                for name in sorted(os.listdir(fd)):
+                    rel = prefix + name
+                    try:
+                        mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+                    except OSError as exc:
+                        left.append([shown_name(rel), f"cannot be looked at ({os.strerror(exc.errno)})"])
+                        continue
+                    if stat.S_ISDIR(mode) and name in skip:
+                        continue
+                    seen += 1
+                    if seen > max_entries:
+                        return over(f"the work tree holds more than {max_entries} files and directories "
+                                    f"(caches not counted): it is not read, so not graded")
+                    try:
+                        name.encode("utf-8")
+                    except UnicodeEncodeError:
+                        left.append([shown_name(rel), "a name that is not UTF-8"])
+                        continue
+                    if stat.S_ISDIR(mode):
+                        try:
+                            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+                        except OSError as exc:
+                            left.append([rel + "/", f"a directory that cannot be read ({os.strerror(exc.errno)})"])
+                            continue
+                        todo.append((inner, rel + "/"))
+                        continue
+                    if not stat.S_ISREG(mode):
+                        left.append([rel, kind_of(mode).replace(" (named pipe)", "")])
+                        continue
+                    try:
+                        ffd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
+                    except OSError as exc:
+                        left.append([rel, f"a file that cannot be read ({os.strerror(exc.errno)})"])
+                        continue
+                    with os.fdopen(ffd, "rb") as f:
+                        if not stat.S_ISREG(os.fstat(ffd).st_mode):
+                            left.append([rel, "not a regular file"])
+                            continue
+                        data = f.read(max_file_bytes)
+                    if len(data) >= max_file_bytes:
+                        left.append([rel, f"{max_file_bytes >> 20} MB or more" if max_file_bytes >= 1 << 20
+                                     else f"{max_file_bytes} bytes or more"])
+                        continue
+                    total += len(data)
+                    if total > max_bytes:
+                        return over(f"the work tree's files hold more than {max_bytes} bytes: it is not read, so not graded")
+                    files[rel] = base64.b64encode(data).decode()
+            except OSError as exc:
+                left.append([prefix or ".", f"a directory that cannot be read ({os.strerror(exc.errno)})"])
+            finally:
+                os.close(fd)
+    finally:
+        for fd, _ in todo:
+            os.close(fd)
+    return {"files": files, "left_out": left, "over": None}
 
 
 def read_paths(paths, limit):
     """The regular files among `paths`; anything else (missing, a FIFO, a socket, a device, a
-    directory, a symlink) is left out and never opened in a way that could block or follow it."""
+    directory, a symlink, a path through a symlink) is left out and never opened in a way that
+    could block or follow it."""
     out, total = {}, 0
     for name in paths:
         rel = safe_relpath(name)
         try:
-            fd = os.open(os.path.join(WORK, rel), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            parent, leaf = parent_dir(rel, create=False)
+        except (OSError, ValueError):  # a parent missing, a link or not a directory
+            continue
+        try:
+            fd = os.open(leaf, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=parent)
         except OSError:  # missing, a symlink (ELOOP), a socket (ENXIO), ...
             continue
+        finally:
+            os.close(parent)
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             continue

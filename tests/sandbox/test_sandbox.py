@@ -210,6 +210,46 @@ def test_session_helpers_refuse_fifos_sockets_dirs_and_links_without_blocking(sa
         assert s.run(["bash", "-c", "test -p fifo && test -S sock && test -d dir && test -L link"]).exit_code == 0
 
 
+def test_session_helpers_never_go_through_a_symlinked_parent(sandbox):
+    """A parent that is a link (out to /tmp, up to `..`, to a directory beside it) is refused on
+    write with one message, and a read through it finds nothing: the helper never follows one."""
+    with sandbox.session(TIGHT) as s:
+        assert s.run(["bash", "-c", "ln -s /tmp out; ln -s .. up; mkdir real; ln -s real beside; "
+                                    "mkdir -p a/b; ln -s /etc a/b/c"]).exit_code == 0
+        for path, link in (("out/x.txt", "out"), ("up/y.txt", "up"), ("beside/z.txt", "beside"), ("a/b/c/d/e.txt", "a/b/c")):
+            with pytest.raises(ValueError, match=f"^{path}: {link} is a symbolic link, not a directory: remove it first$"):
+                s.write_files({path: "data"})
+        assert s.read_files(["out/x.txt", "a/b/c/passwd", "beside/z.txt"]) == {}
+        r = s.run(["bash", "-c", "ls -A real; find . -name '*.txt'"])
+        assert r.stdout == "", r.stdout  # nothing landed beside the link
+        s.write_files({"new/deep/file.txt": "ok"})  # missing parents are still made
+        assert s.read_files(["new/deep/file.txt"]) == {"new/deep/file.txt": b"ok"}
+
+
+def test_session_reads_the_whole_tree_and_names_what_it_leaves_out(sandbox):
+    with sandbox.session(TIGHT) as s:
+        r = s.run(["bash", "-c", "mkdir -p pkg/sub __pycache__ locked; echo a > pkg/a.py; echo b > pkg/sub/b.py; "
+                                 "echo c > __pycache__/c.pyc; printf x > \"$(printf 'pkg/\\xff.py')\"; "
+                                 "touch \"$(printf 'new\\nline.txt')\"; ln -s /etc/passwd link; mkfifo fifo; "
+                                 "echo s > secret.txt; chmod 000 secret.txt; echo l > locked/l.py; chmod 000 locked; "
+                                 "head -c 2000 /dev/zero > big.bin"])
+        assert r.exit_code == 0, r.stderr
+        got = s.read_tree(skip=("__pycache__",), max_entries=100, max_bytes=1 << 20, max_file_bytes=1000)
+        assert got["over"] is None
+        assert got["files"] == {"pkg/a.py": b"a\n", "pkg/sub/b.py": b"b\n", "new\nline.txt": b""}
+        assert sorted(got["left_out"]) == sorted([
+            ("big.bin", "1000 bytes or more"), ("fifo", "a FIFO"), ("link", "a symbolic link"),
+            ("locked/", "a directory that cannot be read (Permission denied)"),
+            ("pkg/\\xff.py", "a name that is not UTF-8"),
+            ("secret.txt", "a file that cannot be read (Permission denied)")])
+        many = s.run(["bash", "-c", "mkdir many; cd many; for i in $(seq 1 120); do : > f$i; done"])
+        assert many.exit_code == 0
+        over = s.read_tree(skip=("__pycache__",), max_entries=100, max_bytes=1 << 20, max_file_bytes=1000)
+        assert over["files"] == {} and over["over"].startswith("the work tree holds more than 100 files and directories")
+        assert s.read_tree(max_entries=1000, max_bytes=4, max_file_bytes=1000)["over"].startswith(
+            "the work tree's files hold more than 4 bytes")
+
+
 def test_concurrent_runs_use_distinct_uids(sandbox):
     results: list[RunResult] = []
 

@@ -16,7 +16,7 @@ from typing import Any
 from rlhub_terminal.actions import MAX_ACTIONS, Action, Turn, parse_turn
 from rlhub_terminal.session import Refused, TerminalEpisode, capped, describe_run
 
-from hub import Step
+from hub import Step, Verdict
 from hub.core.response import read
 from hub.core.verifier import grade
 
@@ -25,13 +25,9 @@ from . import trees
 MAX_DIFF_CHARS = 256 * 1024
 # What running the tools leaves behind is not part of the answer: caches are never read back.
 CACHE_DIRS = (".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis")
-# NUL-separated, each name after a letter saying what it is: f a regular file, F one of 1 MB or
-# more, else find's %y (l link, p FIFO, s socket, ...). A file name may hold a newline: "x\ny.py"
-# must not read as two paths.
-LIST_FILES = ("find . \\( " + " -o ".join(f"-name {d}" for d in CACHE_DIRS) + " \\) -type d -prune -o "
-              "-type f -size -1024k -printf 'f%P\\0' -o -type f -printf 'F%P\\0' -o ! -type d -printf '%y%P\\0' "
-              "| head -z -n 5000")
-KINDS = {"F": "1 MB or more", "l": "a symbolic link", "p": "a FIFO", "s": "a socket", "c": "a device", "b": "a device"}
+# The work tree is read by the session's helper (hub.sandbox.Session.read_tree), never through a
+# listing a command prints (which an output cap could cut short, and a name with a newline split).
+MAX_TREE_ENTRIES = 10_000  # files and directories, caches not counted: a repository of a few hundred files
 PATCH = "patch -p1 --forward --batch --fuzz=0 --no-backup-if-mismatch -r - <<'{tag}'\n{diff}{tag}\n"
 
 
@@ -81,6 +77,7 @@ class SweEpisode(TerminalEpisode):
         super().__init__(task, verifier, ctx, max_turns=max_turns)
         self.base = trees.base_tree(verifier.hidden(task).base)
         self.left_out: list[str] = []
+        self.over: str | None = None
 
     def starting_files(self) -> dict[str, str]:
         return self.base
@@ -90,37 +87,35 @@ class SweEpisode(TerminalEpisode):
             return summarised(action.text, r, "patch -p1 < (your diff)")
         return summarised(action.text, r)
 
-    def work_tree(self) -> dict[str, bytes]:
-        """The regular files of the work dir (caches and files of 1 MB or more are not among
-        them); what else is there (links, FIFOs, sockets, big files) is named in `self.left_out`."""
-        listed = self._with_retries(Action("run", LIST_FILES))
-        paths, self.left_out = [], []
-        for entry in listed.stdout.split("\0"):
-            kind, path = entry[:1], entry[1:]
-            if not path or path.startswith("/"):
-                continue
-            if kind == "f":
-                paths.append(path)
-            else:
-                self.left_out.append(f"{path} ({KINDS.get(kind, 'not a regular file')})")
-        if not paths:
-            return {}
+    def work_tree(self) -> dict[str, bytes] | None:
+        """The regular files of the work dir, read in full (caches are not walked); what else is there
+        (links, FIFOs, sockets, names that are not UTF-8, files of 1 MB or more, what its mode makes
+        unreadable) is named in `self.left_out`. None when the tree is larger than the grader reads
+        (`self.over` says which limit): a part of a tree is never graded as the tree."""
         try:
-            return self._with_retries(None, read=paths)
-        except Refused:
-            return {}
+            got = self._with_retries(None, job=lambda s: s.read_tree(CACHE_DIRS, MAX_TREE_ENTRIES, trees.MAX_TREE_BYTES,
+                                                                     trees.MAX_FILE_BYTES))
+        except Refused as exc:  # the helper could not walk it at all
+            got = {"files": {}, "left_out": [(".", str(exc))], "over": None}
+        self.left_out = [f"{path} ({why})" for path, why in got["left_out"]]
+        self.over = got["over"]
+        return None if self.over else got["files"]
 
     def _finish(self, report: list[str], submitted: bool) -> Step:
         self._turn_ends = None
         files = self.work_tree()
         verifier = self.verifier
         notes: dict[str, Any] = {"left_out": self.left_out[:20]} if self.left_out else {}
+        if len(self.left_out) > 20:
+            notes["left_out_total"] = len(self.left_out)
 
         class _Tree:  # verify_files seen through grade()'s interface (crash -> no verdict)
             name = verifier.name
 
             @staticmethod
             def verify(task, response, ctx):
+                if files is None:  # more than the grader reads: the model's doing, named
+                    return Verdict(0.0, False, details={**notes, "refused": "too_large", "reason": self.over})
                 return verifier.verify_files(task, files, ctx, notes)
 
         verdict = grade(_Tree(), self.identity, self.task, "", self.ctx)

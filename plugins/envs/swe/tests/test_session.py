@@ -247,3 +247,52 @@ def test_a_correct_fix_beside_the_clashes_earns_one(catalog):
     v = step.verdict
     assert v.error is None and v.reward == 1.0 and v.passed, v.details
     assert {"tests", "pyproject.toml/x.py"} <= set(v.details["ignored_edits"])
+
+
+# -- red team, round 2: the work tree is read in full or refused by name, never cut short --------
+
+def _fix_then(catalog, commands: str):
+    label, _task, built = find(catalog, session_env(NAMES[0]))
+    ep = catalog.episode(label)
+    ep.reset()
+    step = ep.step(fix_diff(built) + bash(commands) + "SUBMIT")
+    assert step.done and step.verdict.error is None, step.verdict.error
+    return step.verdict, built.base.package
+
+
+def test_a_fix_beside_thousands_of_files_is_graded_on_the_whole_tree(catalog):
+    """3,000 extra files with long names: the old NUL-separated listing was cut near the output
+    cap (64 KB), the cut list read as the tree, the package 'gone': 0 for a right fix."""
+    v, _ = _fix_then(catalog, "mkdir aa_extra_notes_directory && cd aa_extra_notes_directory && "
+                              "for i in $(seq 1 3000); do echo x > note_number_$i.txt; done")
+    assert v.reward == 1.0 and v.passed, v.details
+
+
+def test_a_tree_larger_than_the_grader_reads_is_refused_by_name(catalog):
+    from rlhub_swe.session import MAX_TREE_ENTRIES
+
+    v, _ = _fix_then(catalog, f"mkdir many && cd many && seq 1 {MAX_TREE_ENTRIES + 50} | xargs touch")
+    assert v.reward == 0.0 and v.details["refused"] == "too_large", v.details
+    assert v.details["reason"].startswith(f"the work tree holds more than {MAX_TREE_ENTRIES} files and directories")
+
+
+def test_unreadable_and_oddly_named_files_are_named_in_left_out(catalog):
+    """A name that is not UTF-8, a file and a directory whose mode lets nobody read them: before,
+    dropped without a word."""
+    v, pkg = _fix_then(catalog, "printf 'x = 1\\n' > \"$(printf 'odd_\\xff.py')\"; echo s > secret.txt; chmod 000 secret.txt; "
+                                "mkdir locked; echo l > locked/a.py; chmod 000 locked")
+    assert v.reward == 1.0, v.details
+    assert sorted(v.details["left_out"]) == ["locked/ (a directory that cannot be read (Permission denied))",
+                                             "odd_\\xff.py (a name that is not UTF-8)",
+                                             "secret.txt (a file that cannot be read (Permission denied))"]
+
+
+def test_a_module_made_unreadable_is_named_and_graded_as_missing(catalog):
+    label, _task, built = find(catalog, session_env(NAMES[0]))
+    pkg = built.base.package
+    ep = catalog.episode(label)
+    ep.reset()
+    step = ep.step(fix_diff(built) + bash(f"chmod 000 {pkg}/__init__.py") + "SUBMIT")
+    v = step.verdict
+    assert v.error is None and v.reward == 0.0
+    assert f"{pkg}/__init__.py (a file that cannot be read (Permission denied))" in v.details["left_out"]

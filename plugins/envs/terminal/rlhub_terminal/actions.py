@@ -68,7 +68,7 @@ def parse_turn(text: str) -> Turn:
             problem = check_path(path)
             if problem:
                 turn.notes.append(f"not written: file={path!r}: {problem}")
-            elif len(body.encode()) > MAX_FILE_BYTES:
+            elif len((body + "\n").encode()) > MAX_FILE_BYTES:  # the file as written: the same bound graded
                 turn.notes.append(f"not written: {path} is larger than {MAX_FILE_BYTES} bytes")
             else:
                 turn.actions.append(Action("write", body + "\n", path))

@@ -89,8 +89,19 @@ class TerminalEnvironment(FamilyEnvironment):
         return TerminalEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
 
     def episode_probes(self, task):
-        """FIFOs, sockets, directories and links where the solution goes (0), or beside it (1)."""
-        if self.kind != "session" or task.label.seed != 0:
+        """On a family's first task only (what they prove does not depend on the task): in a session,
+        FIFOs, sockets, directories and links where the solution goes (0), or beside it (1), and
+        bytes that are not UTF-8 in the file; for a static-analysis family, single-turn and in a
+        session, the reference with a line its analyser crashes on (at most the tests' weight)."""
+        if task.label.seed != 0:
             return [], []
         fam = self.family.family
-        return probes.terminal(fam.solution_path, self._params_of(task).reference, FENCE[fam.language])
+        reference = self._params_of(task).reference
+        analyser = next((c["verifier"] for c in fam.rubric["components"] if c["verifier"] != "unit_tests"), None) \
+            if fam.rubric else None
+        if self.kind != "session":
+            return (probes.crash_variant(reference, analyser) if analyser else []), []
+        wrong, right = probes.terminal(fam.solution_path, reference, FENCE[fam.language])
+        if analyser:
+            wrong += probes.crash_variant(reference, analyser, session=(fam.solution_path, FENCE[fam.language]))
+        return wrong, right

@@ -7,6 +7,15 @@ checks play them on a family's first task only: what they prove does not depend 
 - the same objects beside a correct solution, and names with a newline in them: earn what the
   reference earns (nothing of them is read, nothing blocks).
 Device nodes need CAP_MKNOD, which no sandboxed task has: they cannot be left at all.
+
+The file is graded as its bytes: a byte that is not UTF-8 appended to a Python solution makes it a
+file `python3` refuses (0, however right the code), the same byte in a shell script is what bash
+runs (the reference's reward).
+
+A static-analysis family (a rubric of the tests and an analyser) also gets, single-turn and in a
+session: the reference with one line the analyser crashes on (ruff and mypy: a string annotation
+of 40,000 `int`s; bandit: 2,500 string literals added together). The tests pass; the crash is the
+model's failure for the analyser: at most the tests' weight, with a verdict, never "no verdict".
 """
 
 from __future__ import annotations
@@ -15,6 +24,8 @@ import shlex
 
 from hub import Variant
 from hub.core.response import fenced
+
+from .analysis import TESTS_WEIGHT
 
 # One Unix socket bound at a path, as a model would leave one (the process exits, the socket stays).
 SOCKET = "python3 -c \"import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])\" {path}"
@@ -37,6 +48,35 @@ def write(path: str, text: str, language: str) -> str:
     return fenced(text, f"{language} file={path}")
 
 
+# One line the analyser crashes on (a stack overflow or a segfault in the tool, checked in
+# plugins/verifiers/static/tests/test_static_crashes.py); valid Python that imports unchanged.
+CRASH_LINES = {
+    "ruff": '_z: "' + "|".join(["int"] * 40_000) + '" = 0\n',
+    "mypy": '_z: "' + "|".join(["int"] * 40_000) + '" = 0\n',
+    "bandit": "_z = " + "+".join(['"a"'] * 2_500) + "\n",
+}
+NOT_UTF8 = "printf '# \\xff\\xfe not UTF-8\\n' >> {path}"
+
+
+def analyser_crash(code: str, analyser: str) -> str | None:
+    """The reference with a line `analyser` crashes on appended (None: no such line for it)."""
+    line = CRASH_LINES.get(analyser)
+    return None if line is None else code.rstrip("\n") + "\n\n\n" + line
+
+
+def crash_variant(code: str, analyser: str, session: tuple[str, str] | None = None) -> list[Variant]:
+    """The analyser-crash wrong answer, as a response or (`session`: its path and fence language)
+    played as one session reply."""
+    crashing = analyser_crash(code, analyser)
+    if crashing is None:
+        return []
+    note = f"the reference plus a line {analyser} crashes on: its component earns 0 (the model's file broke it)"
+    if session is None:
+        return [Variant("analyser_crash", fenced(crashing, "python"), note=note, max_reward=TESTS_WEIGHT)]
+    reply = write(session[0], crashing, session[1]) + "SUBMIT\n"
+    return [Variant("session_analyser_crash", reply, note=note, max_reward=TESTS_WEIGHT, turns=(reply,))]
+
+
 def terminal(solution_path: str, code: str, language: str) -> tuple[list[Variant], list[Variant]]:
     """(wrong, right) probes of a terminal session whose answer is `code` at `solution_path`."""
     path = shlex.quote(solution_path)
@@ -47,4 +87,11 @@ def terminal(solution_path: str, code: str, language: str) -> tuple[list[Variant
     reply = bash(ODD_NEIGHBOURS) + write(solution_path, code, language) + "SUBMIT\n"
     right = [Variant("session_odd_neighbours", reply, note="the right code beside FIFOs, a socket, a link and names "
                      "with newlines", turns=(reply,))]
+    not_utf8 = write(solution_path, code, language) + bash(NOT_UTF8.format(path=path)) + "SUBMIT\n"
+    if language == "python":
+        wrong.append(Variant("session_not_utf8", not_utf8, max_reward=0.0, turns=(not_utf8,),
+                             note="the right code plus a comment that is not UTF-8: python3 refuses the file"))
+    elif language == "bash":
+        right.append(Variant("session_not_utf8", not_utf8, turns=(not_utf8,),
+                             note="the right script plus a comment that is not UTF-8: bash runs it as it is"))
     return wrong, right

@@ -24,10 +24,11 @@ import time
 from typing import Any
 
 from hub import Episode, Step, Verdict
-from hub.core.response import fenced
+from hub.core.response import fenced, source_text
+from hub.core.rubric import Rubric
 from hub.core.verifier import grade
 
-from .actions import Action, Turn, parse_turn
+from .actions import MAX_FILE_BYTES, Action, Turn, parse_turn
 from .family import FENCE
 
 log = logging.getLogger(__name__)
@@ -185,18 +186,18 @@ class TerminalEpisode(Episode):
             raise InfraFault(r.infra_error)
         return r
 
-    def _with_retries(self, action: Action | None, read: list[str] | None = None):
-        """Carry out one action (or read files) in the session, retrying sandbox faults; never
-        after close() (EpisodeClosed)."""
+    def _with_retries(self, action: Action | None, read: list[str] | None = None, job=None):
+        """Carry out one action (or read files, or run `job(session)`: a helper's request) in the
+        session, retrying sandbox faults; never after close() (EpisodeClosed)."""
         last = ""
         for attempt in range(RETRIES + 1):
             if self._closed:
                 raise EpisodeClosed("the episode was closed")
             try:
                 session = self._session or self._open()
-                if read is not None:
+                if read is not None or job is not None:
                     try:
-                        return session.read_files(read)
+                        return session.read_files(read) if job is None else job(session)
                     except ValueError as exc:
                         raise Refused(str(exc)) from None
                 return self._apply(session, action, self._run_profile())
@@ -272,26 +273,33 @@ class TerminalEpisode(Episode):
         """What the model sees of a command's run."""
         return describe_run(action.text, r)
 
-    def _grade_files(self, files: dict[str, str]) -> Verdict:
-        """Grade the work dir's solution file (the verifier's `verify_files` when it has one,
-        else the file's text as a fenced answer), with `grade`'s crash-to-no-verdict safety."""
+    def _grade_files(self, files: dict[str, bytes]) -> Verdict:
+        """Grade the work dir's solution file as it is, its exact bytes: the verifier's
+        `verify_files` when it has one (a rubric: each part that reads files gets the bytes, any
+        other its text view), else the file's text as a fenced answer; with `grade`'s
+        crash-to-no-verdict safety."""
         verifier = self.verifier
+        data = files.get(self.solution_path, b"")
+        # The text view (for verifiers that grade a response): a fence longer than any run of
+        # backticks in it, so a docstring's ``` example does not end the block early.
+        text = data.decode("utf-8", "replace")
+        response = fenced(text, FENCE[self.language]) if text.strip() else ""
         if hasattr(verifier, "verify_files"):
             class _Files:  # adapts verify_files to grade()'s verify(task, response, ctx)
                 name = verifier.name
 
                 @staticmethod
-                def verify(task, response, ctx):
+                def verify(task, _, ctx):
+                    if isinstance(verifier, Rubric):
+                        return verifier.verify_files(task, files, ctx, response=response)
                     return verifier.verify_files(task, files, ctx)
 
-            return grade(_Files(), self.identity, self.task, "", self.ctx)
-        text = files.get(self.solution_path, "")
-        # The file exactly as it is: a fence longer than any run of backticks in it (a docstring's
-        # ``` example must not end the block early).
-        return self.grade(fenced(text, FENCE[self.language]) if text.strip() else "")
+            return grade(_Files(), self.identity, self.task, response, self.ctx)
+        return self.grade(response)
 
-    def _solution_text(self) -> tuple[str | None, str]:
-        """(the solution file's text, or None; why there is none)."""
+    def _solution_bytes(self) -> tuple[bytes | None, str]:
+        """(the solution file's bytes, or None; why there is none: not a regular file, missing,
+        or larger than a session's files may be)."""
         try:
             got = self._with_retries(None, read=[self.solution_path]) or {}
         except Refused as exc:
@@ -299,21 +307,34 @@ class TerminalEpisode(Episode):
         data = got.get(self.solution_path)
         if data is None:
             return None, self._missing_why()
-        return (data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else str(data)), ""
+        data = data if isinstance(data, (bytes, bytearray)) else str(data).encode()
+        if len(data) > MAX_FILE_BYTES:
+            return None, f"it is {len(data)} bytes, more than a session's files may hold ({MAX_FILE_BYTES})"
+        if self.language == "python":
+            try:  # Python source is text: CPython's import lets bad bytes in a comment through, `python3 f.py` does not
+                source_text(bytes(data), "python")
+            except SyntaxError as exc:
+                return None, f"it is not Python source text ({exc.msg}): `python3 {self.solution_path}` refuses it"
+        return bytes(data), ""
 
     def _missing_why(self) -> str:
-        """What is at the solution's path when no regular file is (said to the model)."""
-        probe = self._with_retries(Action("run", f"stat -c %F -- {shlex.quote(self.solution_path)} 2>/dev/null"))
-        kind = probe.stdout.strip()
-        return f"it is a {kind}, not a regular file" if kind else "it does not exist"
+        """What is at the solution's path when no regular file could be read (said to the model)."""
+        probe = self._with_retries(Action("run", f"LC_ALL=C stat -c '%F %A' -- {shlex.quote(self.solution_path)} 2>&1"))
+        out = probe.stdout.strip()
+        if probe.exit_code != 0:  # missing, or a parent's mode lets nobody in
+            return "it does not exist" if "No such file" in out else f"it cannot be reached ({out.rsplit(': ', 1)[-1]})"
+        kind, _, mode = out.rpartition(" ")
+        if kind == "regular file":  # there, but its mode lets nobody read it
+            return f"it cannot be read (mode {mode})"
+        return f"it is a {kind}, not a regular file"
 
     def _finish(self, report: list[str], submitted: bool) -> Step:
         self._turn_ends = None
-        text, why = self._solution_text()
-        if text is None:
+        data, why = self._solution_bytes()
+        if data is None:
             report.append(f"{self.solution_path}: {why}: nothing to grade")
-        verdict = self._grade_files({} if text is None else {self.solution_path: text})
-        if text is None:
+        verdict = self._grade_files({} if data is None else {self.solution_path: data})
+        if data is None:
             verdict.details["reason"] = f"{self.solution_path}: {why}"
         verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
         summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"

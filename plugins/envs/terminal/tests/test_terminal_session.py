@@ -208,7 +208,10 @@ def test_fifos_sockets_dirs_and_links_at_the_solution_get_a_verdict_at_once(cata
     import time
 
     label, wrong, right = _played_probes(catalog, env)
-    assert {w.kind for w in wrong} == {f"session_{k}_at_solution" for k in ("fifo", "socket")}
+    at_solution = {f"session_{k}_at_solution" for k in ("fifo", "socket")}
+    assert at_solution <= {w.kind for w in wrong}
+    wrong = [w for w in wrong if w.kind in at_solution]
+    right = [r for r in right if r.kind == "session_odd_neighbours"]
     for probe in [*wrong, *right]:
         ep = catalog.episode(label)
         ep.reset()
@@ -293,3 +296,98 @@ def test_close_from_another_thread_kills_the_running_step_and_nothing_reopens(ca
     assert _children() == before  # no sandbox reopened for a replay
     with pytest.raises(RuntimeError, match="closed"):
         ep.reset()
+
+
+# -- red team, round 2: the file graded is the file's bytes, one size rule, no outcome to pick -------
+
+STATIC = {"env": "terminal/session-static-ruff-unused-v1", "seed": 0}
+WORDS = {"env": "terminal/session-word-frequency-v1", "seed": 0}
+SHELL = {"env": "terminal/session-sh-count-lines-v1", "seed": 0}
+
+
+def _played(catalog, label, turn):
+    ep = catalog.episode(label)
+    ep.reset()
+    code = body(ep.task.reference)
+    step = ep.step(turn(code))
+    assert step.done and step.verdict.error is None, step.verdict.error  # a verdict, never "no verdict"
+    return step
+
+
+def test_an_analyser_crashing_on_the_file_costs_its_component_not_the_verdict(catalog):
+    """ruff overflows its stack on a 40,000-term string annotation (signal 6): before, no verdict."""
+    union = '_z: "' + "|".join(["int"] * 40_000) + '" = 0\n'
+    step = _played(catalog, STATIC, lambda code: fenced_file("solution.py", code + "\n\n" + union) + "SUBMIT\n")
+    v = step.verdict
+    assert v.reward == pytest.approx(0.6) and not v.passed
+    ruff = v.details["parts"]["ruff"]
+    assert ruff["reward"] == 0.0 and ruff["details"]["limit"] == "crash" and "overflowed its stack" in ruff["details"]["reason"]
+
+
+@pytest.mark.parametrize("label", [WORDS, STATIC], ids=["unit_tests", "rubric"])
+def test_a_python_file_that_is_not_utf8_is_not_python(catalog, label):
+    """CPython's import lets a bad byte in a comment through, `python3 solution.py` refuses the file:
+    it is not Python source. Before, the grader read it with replacement characters: 1.0."""
+    step = _played(catalog, label, lambda code: fenced_file("solution.py", code)
+                   + "```bash\nprintf '# \\xff\\xfe bad\\n' >> solution.py; python3 solution.py; echo rc=$?\n```\nSUBMIT\n")
+    assert "rc=1" in step.observation and "SyntaxError" in step.observation
+    v = step.verdict
+    assert v.reward == 0.0 and "it is not Python source text (byte" in v.details["reason"], v.details
+
+
+def test_a_declared_encoding_is_python_as_python_reads_it(catalog):
+    step = _played(catalog, WORDS, lambda code: "```bash\nprintf '# -*- coding: latin-1 -*-\\n# caf\\xe9\\n' > solution.py\n```\n"
+                   + "```python file=body.py\n" + code.strip() + "\n```\n```bash\ncat body.py >> solution.py\n```\nSUBMIT\n")
+    assert step.verdict.reward == 1.0, step.verdict.details
+
+
+def test_a_script_is_graded_as_the_bytes_bash_runs(catalog):
+    """Bash reads bytes: a comment that is not UTF-8 changes nothing, carriage returns change what
+    the commands are (`set -o pipefail\r` is refused). Both are graded as the file holds them."""
+    step = _played(catalog, SHELL, lambda code: fenced_file("solution.sh", code, "bash")
+                   + "```bash\nprintf '# \\xff\\xfe bad\\n' >> solution.sh\n```\nSUBMIT\n")
+    assert step.verdict.reward == 1.0, step.verdict.details
+    step = _played(catalog, SHELL, lambda code: fenced_file("solution.sh", code, "bash")
+                   + "```bash\nsed -i 's/$/\\r/' solution.sh; bash solution.sh; echo rc=$?\n```\nSUBMIT\n")
+    assert step.verdict.reward == 0.0, step.verdict.details
+
+
+@pytest.mark.parametrize("label", [WORDS, STATIC], ids=["unit_tests", "rubric"])
+def test_one_size_rule_for_a_sessions_file(catalog, label):
+    """Graded up to 256 KiB (what a file= block may write), whichever verifier grades it; before,
+    the rubric refused 250 KB (its response cap) and unit_tests graded 300 KB."""
+    from rlhub_terminal.actions import MAX_FILE_BYTES
+
+    def padded(total):
+        return lambda code: fenced_file("solution.py", code) + (
+            f"```bash\npython3 -c \"import os; open('solution.py', 'a').write('#' * ({total} - os.path.getsize('solution.py') - 1) + '\\\\n')\"\n"
+            "wc -c < solution.py\n```\nSUBMIT\n")
+
+    step = _played(catalog, label, padded(MAX_FILE_BYTES))
+    assert f"\n{MAX_FILE_BYTES}\n" in step.observation and step.verdict.reward == 1.0, step.verdict.details
+    step = _played(catalog, label, padded(MAX_FILE_BYTES + 1))
+    assert step.verdict.reward == 0.0
+    assert step.verdict.details["reason"] == f"solution.py: it is {MAX_FILE_BYTES + 1} bytes, more than a session's files may hold ({MAX_FILE_BYTES})"
+    ep = catalog.episode(label)
+    ep.reset()
+    step = ep.step("```python file=solution.py\n" + "#" * MAX_FILE_BYTES + "\n```\n")  # the same bound on a write
+    assert f"not written: solution.py is larger than {MAX_FILE_BYTES} bytes" in step.observation
+    ep.close()
+
+
+def test_a_write_through_a_symlinked_parent_is_refused_like_any_other(catalog):
+    ep, _ = open_episode(catalog)
+    step = ep.step("```bash\nln -s /tmp t; ln -s .. u; mkdir real; ln -s real v\n```\n"
+                   + "".join(f"```text file={d}/x.txt\nhello\n```\n" for d in "tuv")
+                   + "```bash\nls -A real /tmp\n```\n")
+    for d in "tuv":
+        assert f"could not write {d}/x.txt: {d}/x.txt: {d} is a symbolic link, not a directory: remove it first" in step.observation
+    assert "wrote" not in step.observation and "x.txt" not in step.observation.split("$ ls -A")[1]
+    ep.close()
+
+
+def test_an_unreadable_solution_is_named(catalog):
+    ep, _ = open_episode(catalog)
+    step = ep.step(fenced_file("solution.py", body(ep.task.reference)) + "```bash\nchmod 000 solution.py\n```\nSUBMIT\n")
+    v = step.verdict
+    assert v.error is None and v.reward == 0.0 and v.details["reason"] == "solution.py: it cannot be read (mode ----------)"

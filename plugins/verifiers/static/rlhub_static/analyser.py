@@ -6,8 +6,14 @@ A verdict for everything the model can cause; *no verdict* (hub.VerifierError) f
 - the tool ran past the profile's wall or CPU time, its memory, or printed more than the
   profile's output cap (a model can write code that does this): reward 0, `details.limit` names
   the limit;
-- the tool is not installed, exits with a code that means it failed, or prints something that is
-  not its report: no verdict, naming the tool (never a silent 1).
+- the tool crashed on the file (a stack overflow on a 40,000-term annotation, a signal, an exit
+  code that means it failed, output that is not its report), or our own reading of the code
+  (rlhub_static.blind) ran out of stack on it: the tool is run again on a trivial file in the
+  same work dir; when that run is clean, the file is what broke it: reward 0, `details.limit` is
+  `crash` and `details.reason` says how it failed. A model can always write such a file, so it
+  must never be able to turn its sample into "no verdict" that way;
+- the tool is not installed, or fails on the trivial file too: no verdict, naming the tool (never
+  a silent 1).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import AfterValidator, Field
 
 from hub import Verdict, VerifierConfig, VerifierError
-from hub.core.response import CodeMode, python_parses, read
+from hub.core.response import CodeMode, python_parses, read, source_text
 from hub.core.workdir import WorkDir, WorkDirVerifier
 
 from .blind import python_blind, shell_blind
@@ -80,7 +86,8 @@ class Analyser(WorkDirVerifier):
 
     # -- what subclasses write --------------------------------------------------------------
     def argv(self) -> list[str]:
-        """The tool's command line, analysing `self.filename` in the work dir."""
+        """The tool's command line, analysing `self.filename` in the work dir: its last word
+        (the control run swaps in another file there)."""
         raise NotImplementedError
 
     def parse(self, stdout: str) -> list[Finding]:
@@ -115,6 +122,29 @@ class Analyser(WorkDirVerifier):
             code, _ = neutralise_shell(code)
         return {self.filename: code}
 
+    def tree_files(self, task, tree: dict[str, str | bytes], response: str) -> dict[str, str | bytes] | Verdict:
+        """The file as a session left it (exact bytes; a session caps its size itself): Python
+        decoded the way Python reads source (UTF-8, or the encoding a PEP 263 line declares; a
+        file it cannot decode does not import: 0), a script as bytes (bash reads any). Suppression
+        comments are taken out as in `files`; the bytes are otherwise the file's own."""
+        data = tree.get(self.filename)
+        if data is None:
+            return _zero(f"no {self.filename} in the work dir")
+        raw = data.encode() if isinstance(data, str) else bytes(data)
+        if self.language != "python":
+            text, codec = source_text(raw, "bash")
+            return {self.filename: neutralise_shell(text)[0].encode(codec)}
+        try:
+            text, codec = source_text(raw, "python")
+        except SyntaxError as exc:
+            return _zero(f"{self.filename} is not Python source text: {exc.msg}")
+        if not text.strip():
+            return _zero(f"no {self.language} code found in the response")
+        if not python_parses(text):
+            return _zero("the code does not parse as Python")
+        text = neutralise_python(text)[0]
+        return {self.filename: text if codec == "utf-8" else text.encode(codec)}
+
     def command(self, task) -> list[str]:
         return self.argv()
 
@@ -125,17 +155,51 @@ class Analyser(WorkDirVerifier):
             kind, why = limit
             return Verdict(0.0, False, details={"tool": tool, "limit": kind,
                                                 "reason": f"{self.name} {why} (profile {workdir.profile.name!r})"})
-        if result.exit_code not in self.ok_exits:
-            raise VerifierError(f"{self.name} failed (exit code {result.exit_code}, signal {result.signal}): "
-                                f"{(result.stderr or result.stdout)[-600:].strip()}")
-        try:
-            findings = self.parse(result.stdout)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise VerifierError(f"{self.name} printed something that is not its report ({exc}): "
-                                f"{result.stdout[:300]!r} {result.stderr[-300:]!r}") from None
+        findings, failure = self.report(result)
+        if failure is not None:
+            self.check_control(workdir, failure)  # no verdict if the tool fails on a trivial file too
+            return Verdict(0.0, False, details={"tool": tool, "limit": "crash",
+                                                "reason": f"{self.name} could not analyse the file ({failure}); it "
+                                                          "analyses a trivial file, so this file is what broke it"})
         code = workdir.files[self.filename]
-        findings += self.blind_findings(code) + self.extra_findings(code)
+        if isinstance(code, bytes):  # a session's file as it is: read the way the language reads it
+            code = source_text(code, self.language)[0]
+        try:
+            findings += self.blind_findings(code) + self.extra_findings(code)
+        except (RecursionError, MemoryError):  # nesting deeper than our reading of the code can follow
+            return Verdict(0.0, False, details={"tool": tool, "limit": "crash",
+                                                "reason": "the code is nested too deeply to be read for what the "
+                                                          f"{self.name} cannot see"})
         return findings_verdict(findings, self.config.budget, tool)
+
+    def report(self, result) -> tuple[list[Finding], str | None]:
+        """(the findings, None) from a run that gave the tool's report; ([], how it failed) from one
+        that did not (a crash, an exit code that means failure, output that is not its report)."""
+        if result.exit_code not in self.ok_exits:
+            how = f"signal {result.signal}" if result.signal else f"exit code {result.exit_code}"
+            return [], f"{how}: {(result.stderr or result.stdout)[-400:].strip()}"
+        try:
+            return self.parse(result.stdout), None
+        except (ValueError, KeyError, TypeError) as exc:
+            return [], (f"it printed something that is not its report ({exc}): "
+                        f"{result.stdout[:200]!r} {result.stderr[-200:]!r}")
+
+    def check_control(self, workdir: WorkDir, failure: str) -> None:
+        """The tool's command run again on a trivial file beside the model's: a VerifierError (no
+        verdict, the tool's fault) if it fails there too."""
+        argv = self.argv()
+        if argv[-1] != self.filename:  # a subclass that breaks argv's contract: say so, never guess
+            raise VerifierError(f"{self.name} failed ({failure}) and its command does not end with the file analysed")
+        try:
+            workdir.session.write_files({CONTROL[self.language]: CONTROL_CODE[self.language]})
+        except (ValueError, RuntimeError) as exc:
+            raise VerifierError(f"{self.name} failed ({failure}); the trivial file could not be written: {exc}") from None
+        again = workdir.run(argv[:-1] + [CONTROL[self.language]])
+        limit = _limit_hit(again, workdir.profile)
+        why = limit[1] if limit else self.report(again)[1]
+        if why is not None:
+            raise VerifierError(f"{self.name} failed ({failure}); it fails on a trivial file too ({why}): "
+                                "the tool is broken here, not the model's code")
 
     def program(self, name: str) -> str:
         """The tool's executable as a sandboxed task finds it; missing: no verdict, named."""
@@ -152,6 +216,11 @@ class Analyser(WorkDirVerifier):
         if importlib.util.find_spec(name) is None:
             raise VerifierError(f"{self.name}: the Python module {name!r} is not installed (pip install {self.tool})")
         return [sys.executable, "-m", name]
+
+
+# The control run's file: nothing an analyser could crash on (same language, same options).
+CONTROL = {"python": "rlhub_control.py", "bash": "rlhub_control.sh"}
+CONTROL_CODE = {"python": "x = 1\n", "bash": "#!/bin/bash\necho ok\n"}
 
 
 def _zero(reason: str) -> Verdict:

@@ -8,8 +8,6 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from hub import VerifierError
-
 from .analyser import Analyser, AnalyserConfig, codes
 from .findings import Finding
 
@@ -36,10 +34,16 @@ SQL_CALLS = {"execute", "executemany", "executescript"}
 
 
 def _literal(node: ast.expr | None) -> bool:
-    """A string known before the code runs: a constant, or constants added together."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, str)
-    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _literal(node.left) and _literal(node.right)
+    """A string known before the code runs: a constant, or constants added together (read without
+    recursion: `"S" + "E" + ...` of a few thousand terms nests that deep)."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            todo += (node.left, node.right)
+        elif not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            return False
+    return True
 
 
 def runtime_sql(code: str, weight: float) -> list[Finding]:
@@ -91,7 +95,7 @@ class Bandit(Analyser):
     def parse(self, stdout: str) -> list[Finding]:
         report = json.loads(stdout)
         if report.get("errors"):
-            raise VerifierError(f"bandit could not scan the code: {str(report['errors'])[:400]}")
+            raise ValueError(f"bandit could not scan the code: {str(report['errors'])[:400]}")
         out = []
         for r in report["results"]:
             severity = str(r["issue_severity"]).lower()
