@@ -28,8 +28,13 @@ from hub.core.response import CodeMode, python_parses, read
 from hub.core.workdir import WorkDir, WorkDirVerifier
 
 from .blind import python_blind, shell_blind
-from .directives import neutralise_python, neutralise_shell
+from .directives import directive_lines, neutralise_python, neutralise_shell
 from .findings import Finding, findings_verdict
+from .unblind import Seen, python_seen, shell_seen
+
+# Rules a second view can trip by its own edits, not by what the code hides: a line made longer
+# by an inlined value. ("unused" findings of a name whose reads were inlined are dropped by name.)
+REWRITE_ARTEFACTS = {"E501", "W505"}
 
 
 def codes(pattern: str, what: str, example: str) -> Any:
@@ -78,6 +83,18 @@ class Analyser(WorkDirVerifier):
     def filename(self) -> str:
         return "solution.py" if self.language == "python" else "solution.sh"
 
+    @property
+    def seen_filename(self) -> str:
+        """The second view (rlhub_static.unblind): the code with its hiding undone, empty when
+        nothing was hidden. The tool reads both in one run."""
+        return "solution_seen.py" if self.language == "python" else "solution_seen.sh"
+
+    def targets(self) -> list[str]:
+        return [self.filename, self.seen_filename]
+
+    def seen(self, code: str) -> Seen:
+        return python_seen(code, self.name) if self.language == "python" else shell_seen(code)
+
     # -- what subclasses write --------------------------------------------------------------
     def argv(self) -> list[str]:
         """The tool's command line, analysing `self.filename` in the work dir."""
@@ -113,7 +130,8 @@ class Analyser(WorkDirVerifier):
             code, _ = neutralise_python(code)
         else:
             code, _ = neutralise_shell(code)
-        return {self.filename: code}
+        seen = self.seen(code)
+        return {self.filename: code, self.seen_filename: seen.code if seen.undone else ""}
 
     def command(self, task) -> list[str]:
         return self.argv()
@@ -134,8 +152,21 @@ class Analyser(WorkDirVerifier):
             raise VerifierError(f"{self.name} printed something that is not its report ({exc}): "
                                 f"{result.stdout[:300]!r} {result.stderr[-300:]!r}") from None
         code = workdir.files[self.filename]
-        findings += self.blind_findings(code) + self.extra_findings(code)
-        return findings_verdict(findings, self.config.budget, tool)
+        plain = [f for f in findings if f.file != self.seen_filename]
+        plain += self.blind_findings(code) + self.extra_findings(code) + self.directive_findings(code)
+        seen_code = workdir.files.get(self.seen_filename) or ""
+        if seen_code:
+            seen = [f for f in findings if f.file == self.seen_filename]
+            seen += self.blind_findings(seen_code) + self.extra_findings(seen_code)
+            plain += hidden_findings(plain, seen, self.seen(code), self.config.budget)
+        return findings_verdict(plain, self.config.budget, tool)
+
+    def directive_findings(self, code: str) -> list[Finding]:
+        """A directive comment (taken out before the tool ran) weighs the whole budget: it was
+        written to silence the analyser, whatever it would have silenced."""
+        return [Finding("rlhub-blind-directive", line, 1, "a comment that tells the analyser to keep quiet "
+                        "(taken out before it ran): silencing is not fixing", severity="error", weight=self.config.budget)
+                for line in directive_lines(code)]
 
     def program(self, name: str) -> str:
         """The tool's executable as a sandboxed task finds it; missing: no verdict, named."""
@@ -152,6 +183,34 @@ class Analyser(WorkDirVerifier):
         if importlib.util.find_spec(name) is None:
             raise VerifierError(f"{self.name}: the Python module {name!r} is not installed (pip install {self.tool})")
         return [sys.executable, "-m", name]
+
+
+def hidden_findings(plain: list[Finding], seen: list[Finding], view: Seen, weight: float) -> list[Finding]:
+    """What the analyser says only of the second view (the code with its hiding undone): each a
+    finding that weighs the whole budget. Counted per rule: the second view differs from the code
+    only where something was hidden, so its other findings are the code's own."""
+    have: dict[str, int] = {}
+    for f in plain:
+        have[f.rule] = have.get(f.rule, 0) + 1
+    undone = "; ".join(dict.fromkeys(u.what for u in view.undone))
+    out = []
+    for f in sorted(seen, key=lambda f: (f.line, f.column, f.rule)):
+        if f.rule in REWRITE_ARTEFACTS or f.rule.startswith("rlhub-blind-hidden"):
+            continue
+        if any(f"`{name}`" in f.message or f'"{name}"' in f.message for name in view.orphans) and (
+                "unused" in f.message.lower() or "never used" in f.message.lower()):
+            continue  # a name whose reads were inlined: its disuse is the view's, not the code's
+        if have.get(f.rule, 0) > 0:
+            have[f.rule] -= 1
+            continue
+        out.append(Finding("rlhub-blind-hidden", f.line, f.column,
+                           f"{f.rule} once what hides it is read plainly ({_cut(undone, 200)}): {f.message}",
+                           severity="error", weight=weight))
+    return out
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
 
 
 def _zero(reason: str) -> Verdict:
