@@ -197,8 +197,8 @@ def hidden_findings(plain: list[Finding], seen: list[Finding], view: Seen, weigh
     for f in sorted(seen, key=lambda f: (f.line, f.column, f.rule)):
         if f.rule in REWRITE_ARTEFACTS or f.rule.startswith("rlhub-blind-hidden"):
             continue
-        if any(f"`{name}`" in f.message or f'"{name}"' in f.message for name in view.orphans) and (
-                "unused" in f.message.lower() or "never used" in f.message.lower()):
+        if ("unused" in f.message.lower() or "never used" in f.message.lower()) and any(
+                re.search(rf"(?<![\w.]){re.escape(name)}(?![\w(])", f.message) for name in view.orphans):
             continue  # a name whose reads were inlined: its disuse is the view's, not the code's
         if have.get(f.rule, 0) > 0:
             have[f.rule] -= 1

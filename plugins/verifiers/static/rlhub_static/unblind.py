@@ -32,7 +32,7 @@ mypy only: `cast(T, e)` is `e` (mypy takes a cast on faith); `f = lambda ...:` i
 --strict checks functions, not lambdas).
 
 Shell (shellcheck): `command`/`builtin`/`\\` before a command word are dropped; `${v:+$v}`,
-`${v:-}`, `${v#}`, `${v%}`, `${v:0}`, `${!v}` are `$v`; a variable assigned once to a plain word
+`${v:-}`, `${v#}`, `${v%}`, `${v:0}` are `$v`, `${!v}` the variable v names; a variable assigned once to a plain word
 is that word where it is used (`lower='a-z'; tr "$lower" ...`).
 """
 
@@ -620,6 +620,13 @@ _INDIRECT = re.compile(r"\$\{!(?P<name>[A-Za-z_]\w*)\}")
 _ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)=(?P<value>'[^'$`\\]*'|\"[^\"$`\\]*\"|[\w./:,+-]+)\s*$")
 
 
+def _target(name: str, words: dict[str, tuple[str, int]]) -> str:
+    """What `${!name}` expands: the variable `name` holds the name of (when it holds one plain
+    word), else `name` itself (still an unquoted expansion)."""
+    word = words.get(name, ("", 0))[0]
+    return word if re.fullmatch(r"[A-Za-z_]\w*|[0-9]+", word) else name
+
+
 def shell_seen(code: str) -> Seen:
     """The script with `command`/`builtin`/`\\` prefixes dropped, trivial expansions plain, and
     variables set once to a plain word read as that word."""
@@ -638,21 +645,24 @@ def shell_seen(code: str) -> Seen:
         if m and counts.get(m.group("name")) == 1:
             v = m.group("value")
             words[m.group("name")] = (v[1:-1] if v[:1] in "'\"" else v, i)
-    out = []
+    out, inlined = [], set()
     for i, ln in enumerate(lines, 1):
         if ln.lstrip().startswith("#"):
             out.append(ln)
             continue
         new = _PREFIX.sub(lambda m: m.group("lead"), ln)
         new = _TRIVIAL_EXPANSION.sub(lambda m: "${" + m.group("name") + "}", new)
-        new = _INDIRECT.sub(lambda m: "${" + m.group("name") + "}", new)
         if not _ASSIGN.match(ln):
-            for name, (value, at) in words.items():
+            for name, (value, _) in words.items():
                 if re.search(r"[\s'\"]", value) or not value:
                     continue
-                new = re.sub(r"\"\$\{?" + name + r"\}?\"|\$\{" + name + r"\}|\$" + name + r"\b", value, new)
+                newer = re.sub(r"\"\$\{?" + name + r"\}?\"|\$\{" + name + r"\}|\$" + name + r"\b", value, new)
+                if newer != new:
+                    inlined.add(name)
+                new = newer
+        new = _INDIRECT.sub(lambda m: "${" + _target(m.group("name"), words) + "}", new)
         if new != ln:
             undone.append(Undone(i, "`command`/`builtin` prefixes, trivial expansions or a variable that only holds a word "
                                     "read plainly"))
         out.append(new)
-    return Seen("".join(out), tuple(undone), frozenset())
+    return Seen("".join(out), tuple(undone), frozenset(inlined))

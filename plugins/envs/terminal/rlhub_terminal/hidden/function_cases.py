@@ -20,18 +20,23 @@ import solution
 
 ENTRY, CASES, EXPECTED, TOL = DATA["entry"], DATA["cases"], DATA["expected"], DATA["tol"]  # noqa: F821 (prepended)
 AFTER, SAME, FORBIDDEN = DATA.get("after"), DATA.get("same"), DATA.get("forbidden", [])  # noqa: F821
-# Run in a fresh interpreter beside the solution's file: the call, then the arguments and, per
-# argument, whether the result is that object, on the last line.
+# Run once, in a fresh interpreter beside the solution's file, over every case: per case, the
+# arguments after the call and, per argument, whether the result is that object (or the error).
 EFFECTS = (
     "import ast, sys\n"
     "sys.path.insert(0, sys.argv[1])\n"
     "import solution\n"
-    "args = ast.literal_eval(sys.argv[3])\n"
-    "got = getattr(solution, sys.argv[2])(*args)\n"
+    "out = []\n"
+    "for args in ast.literal_eval(sys.argv[3]):\n"
+    "    try:\n"
+    "        got = getattr(solution, sys.argv[2])(*args)\n"
+    "        out.append([repr(args), [got is a for a in args]])\n"
+    "    except Exception as exc:\n"
+    "        out.append(repr(exc)[:200])\n"
     "print()\n"
-    "print(repr([repr(args), [got is a for a in args]]))\n"
+    "print(repr(out))\n"
 )
-
+_EFFECTS_SEEN = []  # the one run's results, per case (the solution's process is started once per test run)
 
 def same(got, want):
     """Exact structural equality with exact types (no always-equal objects, no str/int subclasses)."""
@@ -63,12 +68,20 @@ def solution_dir():
     raise AssertionError("solution.py not found")
 
 
+def effects():
+    if not _EFFECTS_SEEN:
+        proc = subprocess.run([sys.executable, "-c", EFFECTS, solution_dir(), ENTRY, repr(CASES)], capture_output=True,
+                              text=True, timeout=20, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        assert proc.returncode == 0, f"{ENTRY} failed in a process of its own: {proc.stderr[-300:]}"
+        _EFFECTS_SEEN.append(ast.literal_eval(proc.stdout.strip().splitlines()[-1]))
+    return _EFFECTS_SEEN[0]
+
+
 def check_effects(index):
     call = f"{ENTRY}{tuple(CASES[index])!r}"
-    proc = subprocess.run([sys.executable, "-c", EFFECTS, solution_dir(), ENTRY, repr(CASES[index])], capture_output=True,
-                          text=True, timeout=10, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    assert proc.returncode == 0, f"{call} failed in a process of its own: {proc.stderr[-300:]}"
-    args_text, returned = ast.literal_eval(proc.stdout.strip().splitlines()[-1])
+    seen = effects()[index]
+    assert not isinstance(seen, str), f"{call} raised {seen} in a process of its own"
+    args_text, returned = seen
     args = ast.literal_eval(args_text)
     assert same(args, AFTER[index]), f"after {call} the arguments are {args!r}, expected {AFTER[index]!r}"
     for i, (was, want) in enumerate(zip(returned, SAME[index])):
