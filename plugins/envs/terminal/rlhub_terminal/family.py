@@ -97,10 +97,21 @@ def _compiled(source: str):
 
 def run_reference(source: str, entry: str, cases: list[tuple]) -> list[Any]:
     """Expected outputs: the trusted reference source run on each case's (deep-copied) args."""
+    return [got for got, _, _ in run_reference_effects(source, entry, cases)]
+
+
+def run_reference_effects(source: str, entry: str, cases: list[tuple]) -> list[tuple[Any, list, list[bool]]]:
+    """Per case: what the reference returns, its arguments after the call (what it changed in
+    place) and, for each argument, whether the value returned is that very object."""
     namespace: dict[str, Any] = {"__name__": "reference"}
     exec(_compiled(source), namespace)  # noqa: S102 - our own reference code, never model output
     fn = namespace[entry]
-    return [fn(*copy.deepcopy(args)) for args in cases]
+    out = []
+    for args in cases:
+        args = copy.deepcopy(list(args))
+        got = fn(*args)
+        out.append((copy.deepcopy(got), args, [got is a for a in args]))
+    return out
 
 
 _SAME = '''\
@@ -120,15 +131,29 @@ def same(got, want):
 '''
 
 def function_spec(prompt: str, entry: str, reference: str, wrong: list[str], cases: list[tuple],
-                  show: int = 1, tol: float = 1e-6, files: dict[str, str] | None = None) -> Spec:
+                  show: int = 1, tol: float = 1e-6, files: dict[str, str] | None = None, effects: bool = False,
+                  forbidden: tuple[str, ...] = ()) -> Spec:
     """A Python-function family. The first `show` cases appear in the prompt as examples
-    (call and result); all cases, the shown ones included, are hidden tests."""
+    (call and result); all cases, the shown ones included, are hidden tests.
+
+    `effects`: the prompt states what the function does to its arguments (changes one in place,
+    returns it, leaves them alone): each case also runs the solution in a process of the test's
+    own (the solution's usual process returns copies) and compares the arguments after the call,
+    and which argument the result is, with the reference's. `forbidden`: modules the prompt rules
+    out; each case also fails a solution whose code names one, or imports by a built name."""
     cases = [tuple(c) for c in cases]
-    expected = run_reference(reference, entry, cases)
+    ran = run_reference_effects(reference, entry, cases)
+    expected = [got for got, _, _ in ran]
     examples = "\n".join(f">>> {entry}({', '.join(map(repr, c))})\n{expected[i]!r}" for i, c in enumerate(cases[:show]))
     full = prompt.strip() + (f"\n\nExample:\n```\n{examples}\n```" if show else "")
     full += "\n\nReply with the complete module in one ```python block."
-    tests = with_data("function_cases", {"entry": entry, "cases": [list(c) for c in cases], "expected": expected, "tol": tol})
+    data = {"entry": entry, "cases": [list(c) for c in cases], "expected": expected, "tol": tol}
+    if effects:
+        data["after"] = [after for _, after, _ in ran]
+        data["same"] = [same for _, _, same in ran]
+    if forbidden:
+        data["forbidden"] = list(forbidden)
+    tests = with_data("function_cases", data)
     return Spec(full, reference, tests, wrong, files=files or {}, test_ids=[f"test_case{i}" for i in range(len(cases))])
 
 
@@ -194,14 +219,21 @@ def check(index, tmp_path):
     for name, text in case.get("files", {{}}).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
+    for name, target in case.get("links", {{}}).items():  # symbolic links (not regular files)
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, tmp_path / name)
     runner = [sys.executable] if RUNNER == "python" else [RUNNER]
+    # bytes, decoded here: text mode would turn "\\r\\n" into "\\n", and some tasks state their line ends
     proc = subprocess.run(runner + [solution_file()] + case.get("args", []), cwd=tmp_path,
-                          input=case.get("stdin", ""), capture_output=True, text=True, timeout=10,
+                          input=case.get("stdin", "").encode(), capture_output=True, timeout=10,
                           env={{**os.environ, "LC_ALL": "C"}})
+    proc.stdout, proc.stderr = (proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
     if "exit" in case:
         assert proc.returncode == case["exit"], f"exit code {{proc.returncode}}, expected {{case['exit']}}; stderr: {{proc.stderr[-500:]}}"
     if "stdout" in case:
         assert lines(proc.stdout) == lines(case["stdout"]), f"stdout was {{proc.stdout[-800:]!r}}; stderr: {{proc.stderr[-300:]}}"
+    if "stdout_exact" in case:  # every character, line ends included
+        assert proc.stdout == case["stdout_exact"], f"stdout was {{proc.stdout[-800:]!r}}, expected exactly {{case['stdout_exact'][-800:]!r}}"
     if case.get("stderr_nonempty"):
         assert proc.stderr.strip(), "expected an error message on stderr"
         assert "Traceback (most recent call last)" not in proc.stderr, f"expected an error message, not a crash: {{proc.stderr[-500:]}}"
@@ -216,7 +248,8 @@ def check(index, tmp_path):
 
 def program_spec(prompt: str, language: str, reference: str, wrong: list[str], cases: list[dict],
                  files: dict[str, str] | None = None) -> Spec:
-    """A program family: each case is {args, stdin, files, stdout, exit, out_files, absent}.
+    """A program family: each case is {args, stdin, files, links, stdout, stdout_exact, exit, out_files, absent}
+    (`stdout` line by line, trailing spaces aside; `stdout_exact` every character).
 
     Expected outputs are computed by the family's Python oracle at generation time."""
     runner = "python" if language == "python" else "bash"

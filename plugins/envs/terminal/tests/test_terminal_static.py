@@ -45,7 +45,9 @@ def test_reference_is_clean_and_kept_findings_cost_a_share(catalog, name):
         assert v.error is None and not v.passed and v.reward < 1.0, (kind, v.details)
     unchanged = next(v for (k, _), v in verdicts.items() if k == "unchanged")
     suppressed = next(v for (k, _), v in verdicts.items() if k == "suppressed")
-    assert suppressed.reward == unchanged.reward  # suppression comments are read as if absent
+    # suppression comments are taken out, and each is a finding weighing the analyser's whole share
+    assert suppressed.reward <= unchanged.reward and suppressed.reward in (0.0, pytest.approx(TESTS_WEIGHT))
+    assert suppressed.reward == 0.0 or "rlhub-blind-directive" in suppressed.details["parts"][tool]["details"]["rules"]
     if unchanged.details["parts"]["unit_tests"]["passed"]:  # the findings alone cost the analyser's share
         findings = unchanged.details["parts"][tool]["details"]
         assert findings["findings_total"] > 0 and TESTS_WEIGHT <= unchanged.reward < 1.0
@@ -102,13 +104,18 @@ def test_hiding_the_findings_earns_no_more_than_leaving_them_in_plain_sight(cata
     label = {"env": f"terminal/{name}-v1", "seed": 5}
     task = catalog.task(label)
     variants = catalog.get(label["env"]).env.wrong_answers(task)
-    plain = catalog.verify(label, next(v for v in variants if v.kind == "unchanged").response, task=task).reward
+    unchanged = next(v for v in variants if v.kind == "unchanged").response
+    plain = catalog.verify(label, unchanged, task=task).reward
+    # the shell variants split unquoted expansions at newlines first: their plain sight is the module so
+    plain_split = (catalog.verify(label, unchanged.replace("#!/bin/bash\n", "#!/bin/bash\nIFS=$'\\n'\n", 1), task=task).reward
+                   if "#!/bin/bash" in unchanged else plain)
     hidden = [v for v in variants if v.kind.startswith(("hidden:", "unseen:"))]
     assert any(v.kind.startswith("hidden:") for v in hidden) and any(v.kind.startswith("unseen:") for v in hidden)
+    assert len({v.kind for v in hidden}) >= 4  # the whole-module ways and at least one at the fix's lines
     for v in hidden:
         got = catalog.verify(label, v.response, task=task)
         assert got.error is None and got.reward <= TESTS_WEIGHT + 1e-9, (v.kind, got.reward, got.details)
         if v.kind.startswith("hidden:"):
-            assert got.reward <= plain + 1e-9, (v.kind, got.reward, plain)
+            assert got.reward <= max(plain, plain_split if "IFS=$'\\n'" in v.response else plain) + 1e-9, (v.kind, got.reward, plain)
         else:  # the reference's behaviour, unseen: the tests' share only
             assert got.reward == pytest.approx(TESTS_WEIGHT), (v.kind, got.details)

@@ -34,8 +34,13 @@ from hub.core.response import CodeMode, python_parses, read, source_text
 from hub.core.workdir import WorkDir, WorkDirVerifier
 
 from .blind import python_blind, shell_blind
-from .directives import neutralise_python, neutralise_shell
+from .directives import directive_lines, neutralise_python, neutralise_shell
 from .findings import Finding, findings_verdict
+from .unblind import Seen, python_seen, shell_seen
+
+# Rules a second view can trip by its own edits, not by what the code hides: a line made longer
+# by an inlined value. ("unused" findings of a name whose reads were inlined are dropped by name.)
+REWRITE_ARTEFACTS = {"E501", "W505"}
 
 
 def codes(pattern: str, what: str, example: str) -> Any:
@@ -84,9 +89,21 @@ class Analyser(WorkDirVerifier):
     def filename(self) -> str:
         return "solution.py" if self.language == "python" else "solution.sh"
 
+    @property
+    def seen_filename(self) -> str:
+        """The second view (rlhub_static.unblind): the code with its hiding undone, empty when
+        nothing was hidden. The tool reads both in one run."""
+        return "solution_seen.py" if self.language == "python" else "solution_seen.sh"
+
+    def targets(self) -> list[str]:
+        return [self.filename, self.seen_filename]
+
+    def seen(self, code: str) -> Seen:
+        return python_seen(code, self.name) if self.language == "python" else shell_seen(code)
+
     # -- what subclasses write --------------------------------------------------------------
     def argv(self) -> list[str]:
-        """The tool's command line, analysing `self.filename` in the work dir: its last word
+        """The tool's command line, analysing `self.targets()` in the work dir: its last words
         (the control run swaps in another file there)."""
         raise NotImplementedError
 
@@ -120,7 +137,8 @@ class Analyser(WorkDirVerifier):
             code, _ = neutralise_python(code)
         else:
             code, _ = neutralise_shell(code)
-        return {self.filename: code}
+        seen = self.seen(code)
+        return {self.filename: code, self.seen_filename: seen.code if seen.undone else ""}
 
     def tree_files(self, task, tree: dict[str, str | bytes], response: str) -> dict[str, str | bytes] | Verdict:
         """The file as a session left it (exact bytes; a session caps its size itself): Python
@@ -133,7 +151,9 @@ class Analyser(WorkDirVerifier):
         raw = data.encode() if isinstance(data, str) else bytes(data)
         if self.language != "python":
             text, codec = source_text(raw, "bash")
-            return {self.filename: neutralise_shell(text)[0].encode(codec)}
+            text = neutralise_shell(text)[0]
+            seen = self.seen(text)
+            return {self.filename: text.encode(codec), self.seen_filename: seen.code if seen.undone else ""}
         try:
             text, codec = source_text(raw, "python")
         except SyntaxError as exc:
@@ -143,7 +163,9 @@ class Analyser(WorkDirVerifier):
         if not python_parses(text):
             return _zero("the code does not parse as Python")
         text = neutralise_python(text)[0]
-        return {self.filename: text if codec == "utf-8" else text.encode(codec)}
+        seen = self.seen(text)
+        return {self.filename: text if codec == "utf-8" else text.encode(codec),
+                self.seen_filename: seen.code if seen.undone else ""}
 
     def command(self, task) -> list[str]:
         return self.argv()
@@ -164,13 +186,28 @@ class Analyser(WorkDirVerifier):
         code = workdir.files[self.filename]
         if isinstance(code, bytes):  # a session's file as it is: read the way the language reads it
             code = source_text(code, self.language)[0]
+        seen_code = workdir.files.get(self.seen_filename) or ""
+        if isinstance(seen_code, bytes):
+            seen_code = seen_code.decode("utf-8", "replace")
         try:
-            findings += self.blind_findings(code) + self.extra_findings(code)
+            plain = [f for f in findings if f.file != self.seen_filename]
+            plain += self.blind_findings(code) + self.extra_findings(code) + self.directive_findings(code)
+            if seen_code:
+                seen = [f for f in findings if f.file == self.seen_filename]
+                seen += self.blind_findings(seen_code) + self.extra_findings(seen_code)
+                plain += hidden_findings(plain, seen, self.seen(code), self.config.budget)
         except (RecursionError, MemoryError):  # nesting deeper than our reading of the code can follow
             return Verdict(0.0, False, details={"tool": tool, "limit": "crash",
                                                 "reason": "the code is nested too deeply to be read for what the "
                                                           f"{self.name} cannot see"})
-        return findings_verdict(findings, self.config.budget, tool)
+        return findings_verdict(plain, self.config.budget, tool)
+
+    def directive_findings(self, code: str) -> list[Finding]:
+        """A directive comment (taken out before the tool ran) weighs the whole budget: it was
+        written to silence the analyser, whatever it would have silenced."""
+        return [Finding("rlhub-blind-directive", line, 1, "a comment that tells the analyser to keep quiet "
+                        "(taken out before it ran): silencing is not fixing", severity="error", weight=self.config.budget)
+                for line in directive_lines(code)]
 
     def report(self, result) -> tuple[list[Finding], str | None]:
         """(the findings, None) from a run that gave the tool's report; ([], how it failed) from one
@@ -187,14 +224,14 @@ class Analyser(WorkDirVerifier):
     def check_control(self, workdir: WorkDir, failure: str) -> None:
         """The tool's command run again on a trivial file beside the model's: a VerifierError (no
         verdict, the tool's fault) if it fails there too."""
-        argv = self.argv()
-        if argv[-1] != self.filename:  # a subclass that breaks argv's contract: say so, never guess
-            raise VerifierError(f"{self.name} failed ({failure}) and its command does not end with the file analysed")
+        argv, targets = self.argv(), self.targets()
+        if argv[-len(targets):] != targets:  # a subclass that breaks argv's contract: say so, never guess
+            raise VerifierError(f"{self.name} failed ({failure}) and its command does not end with the files analysed")
         try:
             workdir.session.write_files({CONTROL[self.language]: CONTROL_CODE[self.language]})
         except (ValueError, RuntimeError) as exc:
             raise VerifierError(f"{self.name} failed ({failure}); the trivial file could not be written: {exc}") from None
-        again = workdir.run(argv[:-1] + [CONTROL[self.language]])
+        again = workdir.run(argv[:-len(targets)] + [CONTROL[self.language]])
         limit = _limit_hit(again, workdir.profile)
         why = limit[1] if limit else self.report(again)[1]
         if why is not None:
@@ -221,6 +258,34 @@ class Analyser(WorkDirVerifier):
 # The control run's file: nothing an analyser could crash on (same language, same options).
 CONTROL = {"python": "rlhub_control.py", "bash": "rlhub_control.sh"}
 CONTROL_CODE = {"python": "x = 1\n", "bash": "#!/bin/bash\necho ok\n"}
+
+
+def hidden_findings(plain: list[Finding], seen: list[Finding], view: Seen, weight: float) -> list[Finding]:
+    """What the analyser says only of the second view (the code with its hiding undone): each a
+    finding that weighs the whole budget. Counted per rule: the second view differs from the code
+    only where something was hidden, so its other findings are the code's own."""
+    have: dict[str, int] = {}
+    for f in plain:
+        have[f.rule] = have.get(f.rule, 0) + 1
+    undone = "; ".join(dict.fromkeys(u.what for u in view.undone))
+    out = []
+    for f in sorted(seen, key=lambda f: (f.line, f.column, f.rule)):
+        if f.rule in REWRITE_ARTEFACTS or f.rule.startswith("rlhub-blind-hidden"):
+            continue
+        if ("unused" in f.message.lower() or "never used" in f.message.lower()) and any(
+                re.search(rf"(?<![\w.]){re.escape(name)}(?![\w(])", f.message) for name in view.orphans):
+            continue  # a name whose reads were inlined: its disuse is the view's, not the code's
+        if have.get(f.rule, 0) > 0:
+            have[f.rule] -= 1
+            continue
+        out.append(Finding("rlhub-blind-hidden", f.line, f.column,
+                           f"{f.rule} once what hides it is read plainly ({_cut(undone, 200)}): {f.message}",
+                           severity="error", weight=weight))
+    return out
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
 
 
 def _zero(reason: str) -> Verdict:

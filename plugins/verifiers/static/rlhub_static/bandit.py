@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -87,7 +88,7 @@ class Bandit(Analyser):
                                         "--confidence-level", c.confidence]
         if c.skip:
             argv += ["-s", ",".join(c.skip)]
-        return argv + [self.filename]
+        return argv + self.targets()
 
     def extra_findings(self, code: str) -> list[Finding]:
         return runtime_sql(code, self.config.budget)
@@ -101,5 +102,6 @@ class Bandit(Analyser):
             severity = str(r["issue_severity"]).lower()
             out.append(Finding(rule=r["test_id"], line=int(r["line_number"]), column=int(r.get("col_offset", 0)) + 1,
                                message=f"{r['issue_text']} [{r['test_name']}, confidence {str(r['issue_confidence']).lower()}]",
-                               severity=severity, weight=self.config.weights[severity]))  # type: ignore[index]
+                               severity=severity, weight=self.config.weights[severity],
+                               file=os.path.basename(r.get("filename") or "")))  # type: ignore[index]
         return out

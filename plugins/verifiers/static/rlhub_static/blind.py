@@ -52,6 +52,36 @@ def _modules(tree: ast.Module) -> set[str]:
     return out
 
 
+def _parameters(tree: ast.Module) -> dict[int, set[str]]:
+    """For each call (by id): the parameter names of the functions around it (`f(**kwargs)` passes
+    the caller's own keywords on, which is not keywords hidden as data)."""
+    out: dict[int, set[str]] = {}
+
+    def visit(node: ast.AST, names: frozenset[str]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = node.args
+            names = names | {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x is not None}
+        if isinstance(node, ast.Call):
+            out[id(node)] = set(names)
+        for child in ast.iter_child_nodes(node):
+            visit(child, names)
+
+    visit(tree, frozenset())
+    return out
+
+
+GETTERS = {"attrgetter", "methodcaller"}
+
+
+def _getter(fn: ast.expr) -> str | None:
+    """`operator.attrgetter`/`methodcaller` (or the bare names) when `fn` calls one, or is the call
+    that made one: `attrgetter("a")(x)` has fn = the inner call."""
+    inner = fn.func if isinstance(fn, ast.Call) else fn
+    if isinstance(inner, ast.Attribute) and inner.attr in GETTERS or isinstance(inner, ast.Name) and inner.id in GETTERS:
+        return inner.attr if isinstance(inner, ast.Attribute) else inner.id
+    return None
+
+
 def _guard(test: ast.expr) -> str | None:
     """Why a branch test is decided before the code runs (the type checker skips a side), or None."""
     for node in ast.walk(test):
@@ -81,7 +111,7 @@ def python_blind(code: str, weight: float, type_checker: bool = False) -> list[F
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return []
-    modules, found = _modules(tree), []
+    modules, found, params = _modules(tree), [], _parameters(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES and isinstance(node.ctx, ast.Load):
             found.append(_finding("dynamic-code", node, f"`{node.id}` runs code or imports a module from a string", weight))
@@ -108,6 +138,15 @@ def python_blind(code: str, weight: float, type_checker: bool = False) -> list[F
                 if kw.arg is None and (isinstance(kw.value, ast.Dict) or isinstance(kw.value, ast.Call)
                                        and isinstance(kw.value.func, ast.Name) and kw.value.func.id == "dict"):
                     found.append(_finding("keywords", kw.value, "`**` of a literal dict passes keywords as data", weight))
+                elif kw.arg is None and not (isinstance(kw.value, ast.Name) and kw.value.id in params.get(id(node), ())):
+                    found.append(_finding("keywords", kw.value, "`**` of anything but the function's own parameter "
+                                                                "passes keywords as data", weight))
+            getter = _getter(fn)
+            if getter and isinstance(fn, ast.Call) and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in modules:
+                found.append(_finding("lookup", node, f"`{getter}(...)` on a module looks a name up by string", weight))
+            elif getter and not isinstance(fn, ast.Call) and not all(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[:1 if getter == "methodcaller" else None]):
+                found.append(_finding("lookup", node, f"`{getter}` of a name built at run time looks it up by string", weight))
         if type_checker and isinstance(node, (ast.If, ast.While, ast.IfExp)) and _skips(node):
             found.append(_finding("skipped", node, f"a branch decided by {_guard(node.test)} before the code runs is "
                                                   "skipped by the type checker", weight))

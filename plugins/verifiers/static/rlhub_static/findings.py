@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hub import Verdict
@@ -28,9 +28,11 @@ class Finding:
     message: str
     severity: str = ""
     weight: float = 1.0
+    file: str = field(default="", compare=False)  # which file of the work dir (the code, or its second view)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        out.pop("file")
         out["message"] = self.message[:300]
         return out
 

@@ -69,14 +69,15 @@ class Mypy(Analyser):
 
     def argv(self) -> list[str]:
         cache = [f"--cache-dir={CACHE_DIR}"] if _warm_cache_on() else ["--no-incremental", "--cache-dir=/dev/null"]
-        return self.module("mypy") + self.options() + cache + [self.filename]
+        return self.module("mypy") + self.options() + cache + self.targets()
 
     def support_files(self, task) -> dict[str, str | bytes]:
         return dict(warm_cache(tuple(self.options()))) if _warm_cache_on() else {}
 
     def parse(self, stdout: str) -> list[Finding]:
         return [Finding(rule=d.get("code") or "error", line=int(d["line"]), column=int(d.get("column", 0)) + 1,
-                        message=d["message"] + (f" ({d['hint']})" if d.get("hint") else ""), severity="error")
+                        message=d["message"] + (f" ({d['hint']})" if d.get("hint") else ""), severity="error",
+                        file=os.path.basename(d.get("file") or ""))
                 for d in json_lines(stdout) if d.get("severity") == "error"]
 
     def extra_findings(self, code: str) -> list[Finding]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Literal
 
 from pydantic import Field
@@ -35,11 +36,11 @@ class Ruff(Analyser):
                 "--select", ",".join(c.select)]
         if c.ignore:
             argv += ["--ignore", ",".join(c.ignore)]
-        return argv + [self.filename]
+        return argv + self.targets()
 
     def parse(self, stdout: str) -> list[Finding]:
         report = json.loads(stdout)
         if not isinstance(report, list):
             raise ValueError("expected a JSON list of diagnostics")
         return [Finding(rule=d.get("code") or "invalid-syntax", line=d["location"]["row"], column=d["location"]["column"],
-                        message=d["message"]) for d in report]
+                        message=d["message"], file=os.path.basename(d.get("filename") or "")) for d in report]

@@ -4,6 +4,7 @@ directives and .shellcheckrc files are ignored."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Literal
 
 from pydantic import Field
@@ -29,9 +30,9 @@ class ShellCheck(Analyser):
         argv = [self.program("shellcheck"), "--norc", "-f", "json1", "-s", c.shell, "-S", c.severity]
         if c.exclude:
             argv += ["-e", ",".join(c.exclude)]
-        return argv + [self.filename]
+        return argv + self.targets()
 
     def parse(self, stdout: str) -> list[Finding]:
         report = json.loads(stdout)
         return [Finding(rule=f"SC{d['code']}", line=int(d["line"]), column=int(d["column"]), message=d["message"],
-                        severity=d["level"]) for d in report["comments"]]
+                        severity=d["level"], file=os.path.basename(d.get("file") or "")) for d in report["comments"]]

@@ -37,19 +37,27 @@ def test_ruff_findings_and_formula(analyse):
     assert rules(v) == [("E711", 7)] and v.reward == 0.75 and not v.passed
 
 
-def test_ruff_ignores_noqa(analyse):
+def without_directives(verdict) -> list[tuple[str, int]]:
+    return [r for r in rules(verdict) if r[0] != "rlhub-blind-directive"]
+
+
+def test_ruff_ignores_noqa_and_counts_each_directive(analyse):
     v = analyse(Ruff, "import os  # noqa\n# ruff: noqa\n", select=["F"])
-    assert rules(v) == [("F401", 1)]
+    assert without_directives(v) == [("F401", 1)]  # what the directives would have silenced is found
+    assert [r for r in rules(v) if r[0] == "rlhub-blind-directive"] == [("rlhub-blind-directive", 1), ("rlhub-blind-directive", 2)]
+    assert v.reward == 0.0  # each weighs the whole budget
+    v = analyse(Ruff, "# isort: skip_file\nimport re, json\nimport collections\n\nprint(re, json, collections)\n", select=["I", "E4"])
+    assert {r for r, _ in rules(v)} == {"I001", "E401", "rlhub-blind-directive"}  # ruff obeys isort comments, we take them out
 
 
 def test_mypy_strict_findings_and_type_ignore_taken_out(analyse):
     code = 'def label(n: int) -> int:\n    return f"#{n}"\n\n\ndef double(x):\n    return 2 * x\n\n\ny: int = "s"  # type: ignore\n'
     v = analyse(Mypy, code, budget=5)
-    got = rules(v)
+    got = without_directives(v)
     assert ("return-value", 2) in got and ("no-untyped-def", 5) in got and ("assignment", 9) in got, got
-    assert v.reward == pytest.approx(1 - len(got) / 5)
-    assert rules(analyse(Mypy, "# mypy: ignore-errors\nx: int = 'a'\n")) == [("assignment", 2)]
-    assert rules(analyse(Mypy, code, strict=False)) == [("return-value", 2), ("assignment", 9)]
+    assert ("rlhub-blind-directive", 9) in rules(v) and v.reward == 0.0
+    assert without_directives(analyse(Mypy, "# mypy: ignore-errors\nx: int = 'a'\n")) == [("assignment", 2)]
+    assert without_directives(analyse(Mypy, code, strict=False)) == [("return-value", 2), ("assignment", 9)]
 
 
 def test_mypy_counts_the_escape_hatches(analyse):
@@ -62,17 +70,21 @@ def test_bandit_weighs_findings_by_severity_and_ignores_nosec(analyse):
             "def h(data):\n    return hashlib.md5(data).hexdigest()\n")
     v = analyse(Bandit, code, budget=4)
     by_rule = {f["rule"]: f for f in v.details["findings"]}
-    assert set(by_rule) == {"B404", "B602", "B324"}
+    assert set(by_rule) == {"B404", "B602", "B324", "rlhub-blind-directive"}
     assert by_rule["B602"]["severity"] == "high" and by_rule["B404"]["severity"] == "low"
+    assert v.details["weighted"] == 0.25 + 1.0 + 1.0 + 4 and v.reward == 0.0  # the `# nosec` weighs the budget
+    v = analyse(Bandit, code.replace("  # nosec", ""), budget=4)
     assert v.details["weighted"] == 0.25 + 1.0 + 1.0 and v.reward == pytest.approx(1 - 2.25 / 4)
-    v = analyse(Bandit, code, severity="medium")  # low-severity findings no longer count
+    v = analyse(Bandit, code.replace("  # nosec", ""), severity="medium")  # low-severity findings no longer count
     assert {f["rule"] for f in v.details["findings"]} == {"B602", "B324"}
 
 
 def test_shellcheck_findings_and_directives_ignored(analyse):
     script = "#!/bin/bash\n# shellcheck disable=SC2086\nfor f in $(ls *.txt); do\n  cat $f\ndone\n"
     v = analyse(ShellCheck, script, "bash", budget=10)
-    assert ("SC2045", 3) in rules(v) and ("SC2086", 4) in rules(v), rules(v)
+    assert ("SC2045", 3) in rules(v) and ("SC2086", 4) in rules(v) and ("rlhub-blind-directive", 2) in rules(v), rules(v)
+    assert v.reward == 0.0
+    v = analyse(ShellCheck, script.replace("# shellcheck disable=SC2086\n", ""), "bash", budget=10)
     assert v.reward == pytest.approx(1 - len(rules(v)) / 10)
     v = analyse(ShellCheck, script, "bash", severity="warning")  # style and info no longer count
     assert all(f["severity"] in ("warning", "error") for f in v.details["findings"])

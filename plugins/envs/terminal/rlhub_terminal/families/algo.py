@@ -405,7 +405,9 @@ def insert_position(xs, x):
 ''']
     prompt = ("Write `insert_position(xs, x)` for a sorted list `xs`: the leftmost index at which x can be inserted "
               "keeping it sorted (before any equal elements). Do not use the bisect module.")
-    return function_spec(prompt, "insert_position", ref, wrong, cases)
+    spec = function_spec(prompt, "insert_position", ref, wrong, cases, forbidden=("bisect",))
+    spec.clauses["Do not use the bisect module."] = "import bisect\n\n\ndef insert_position(xs, x):\n    return bisect.bisect_left(xs, x)\n"
+    return spec
 
 
 @family("algo", "spiral-order")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from hub import Variant
+
 from ..family import NAMES, WORDS, family, function_spec
 
 
-def bugfix(rng, entry, what, buggy, fixed, cases, symptom, extra_wrong=()):
+def bugfix(rng, entry, what, buggy, fixed, cases, symptom, extra_wrong=(), effects=False):
     prompt = (f"This function is supposed to {what}, but it has a bug: {symptom}\n\n```python\n{buggy.strip()}\n```\n\n"
               f"Fix it (keep the name and signature `{entry}`).")
-    return function_spec(prompt, entry, fixed, [buggy, *extra_wrong], cases, show=0)
+    return function_spec(prompt, entry, fixed, [buggy, *extra_wrong], cases, show=0, effects=effects)
 
 
 @family("bugfix", "bugfix-binary-search")
@@ -98,9 +100,16 @@ def tagged(words, out=None):
         out.append({tag!r} + w)
     return out
 '''
+    copies_out = f'''
+def tagged(words, out=None):
+    return list(out or []) + [{tag!r} + w for w in words]
+'''
     spec = bugfix(rng, "tagged", f"return a new list with {tag!r} prefixed to each word (appending to `out` when given)",
-                  buggy, fixed, cases, "the second call returns words from the first call too.")
+                  buggy, fixed, cases, "the second call returns words from the first call too.", effects=True)
+    # ignoring `out`, or returning a copy of it with the words added: either way nothing is appended to it
     spec.clauses["(appending to `out` when given)"] = ignores_out
+    spec.wrong.append(Variant("out copied, not appended to", copies_out, 1, "returns out's items and the new ones, "
+                              "but the caller's `out` is left as it was"))
     return spec
 
 
@@ -171,8 +180,14 @@ def drop_small(counts, threshold):
             del counts[key]
     return counts
 '''
-    return bugfix(rng, "drop_small", "remove (in place) every key whose count is below `threshold` and return the dict",
-                  buggy, fixed, cases, "it raises RuntimeError: dictionary changed size during iteration.")
+    copied = '''
+def drop_small(counts, threshold):
+    return {k: v for k, v in counts.items() if v >= threshold}
+'''
+    spec = bugfix(rng, "drop_small", "remove (in place) every key whose count is below `threshold` and return the dict",
+                  buggy, fixed, cases, "it raises RuntimeError: dictionary changed size during iteration.", effects=True)
+    spec.clauses["remove (in place)"] = copied
+    return spec
 
 
 @family("bugfix", "bugfix-money-rounding")

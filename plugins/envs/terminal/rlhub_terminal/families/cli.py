@@ -163,6 +163,7 @@ def cli_csv_filter(rng):
         out = [line(rows[0])] + [line(r) for r in rows[1:] if r[1] == want]
         cases.append({"args": ["--column", col, "--equals", want], "stdin": "\n".join(map(line, rows)) + "\n",
                       "stdout": "\n".join(out) + "\n", "exit": 0})
+    cases[0]["stdout_exact"] = cases[0].pop("stdout")  # the stated '\n' line ends (csv's default is '\r\n')
     cases.append({"args": ["--column", "nope", "--equals", "x"], "stdin": f"name,{col}\na,b\n", "exit": 2, "stderr_nonempty": True})
     cases.append({"args": ["--column", col], "stdin": f"name,{col}\na,b\n", "exit": 2, "stderr_nonempty": True})  # both required
     ref = '''
@@ -206,6 +207,7 @@ for line in lines[1:]:
                         "from stdin and writing to stdout the header plus every row whose NAME column equals VALUE, as CSV "
                         "(csv module quoting, '\\n' line ends). If NAME is not a column, print an error to stderr and exit 2.",
                         "python", ref, wrong, cases)
+    spec.clauses["'\\n' line ends"] = ref.replace('csv.writer(sys.stdout, lineterminator="\\n")', "csv.writer(sys.stdout)")
     spec.equivalent.update(EXIT_NONE)
     spec.equivalent['-> `p.add_argument("--column", required=False)`'] = (
         "without --column, the column None is in no header: the same exit 2 with a message on stderr")
@@ -329,6 +331,8 @@ def cli_uniq_count(rng):
         cases.append({"args": ["--min", str(m)], "stdin": "\n".join(lines) + "\n", "stdout": "\n".join(out) + ("\n" if out else ""), "exit": 0})
         del pick
     cases.append({"args": [], "stdin": "b\na\nb\n\n", "stdout": "2 b\n1 a\n", "exit": 0})
+    # lines that differ only in spaces are distinct lines ("  " alone is blank)
+    cases.append({"args": [], "stdin": "a\n a\na \n   \na\n", "stdout": "2 a\n1  a\n1 a \n", "exit": 0})
     ref = '''
 import argparse
 import sys
@@ -357,6 +361,7 @@ for word, n in counts.most_common():
     spec = program_spec("Write `solution.py [--min N]` reading lines from stdin and printing 'COUNT LINE' for each distinct "
                         "non-blank line that occurs at least N times (default 1), most frequent first, ties in alphabetical "
                         "order.", "python", ref, wrong, cases)
+    spec.clauses["each distinct non-blank line"] = ref.replace('Counter(line.rstrip("\\n")', "Counter(line.strip()")
     spec.equivalent['-> `p.add_argument("--min", type=int, default= 0)`'] = "every line counted occurs at least once"
     return spec
 
@@ -365,7 +370,7 @@ for word, n in counts.most_common():
 def cli_grep(rng):
     """Minimal grep with -i/-n and grep's exit codes."""
     word = rng.choice(WORDS)
-    files = {"a.txt": "\n".join(rng.choice([word, word.upper(), "other", f"the {word}s"]) for _ in range(5)) + "\n",
+    files = {"a.txt": "\n".join([word] + [rng.choice([word, word.upper(), "other", f"the {word}s"]) for _ in range(4)]) + "\n",
              "b.txt": "nothing here\n"}
     def grep(pattern, names, i=False, n=False):
         out = []
@@ -381,6 +386,10 @@ def cli_grep(rng):
         cases.append({"args": flags + [word] + names, "files": files, "stdout": "\n".join(out) + ("\n" if out else ""), "exit": 0 if out else 1})
     cases.append({"args": ["zzz", "b.txt"], "files": files, "stdout": "", "exit": 1})
     cases.append({"args": [word, "nope.txt"], "files": files, "exit": 2, "stderr_nonempty": True})
+    # a file that cannot be read is exit 2 even when another file matched (grep's own rule)
+    matched = [f"a.txt:{line}" for line in files["a.txt"].splitlines() if re.search(word, line)]
+    cases.append({"args": [word, "a.txt", "nope.txt"], "files": files, "exit": 2, "stderr_nonempty": True,
+                  "stdout": "\n".join(matched) + "\n"})
     ref = '''
 import argparse
 import re
@@ -423,7 +432,10 @@ for name in files:
         if re.search(pattern, line, re.I if "-i" in flags else 0):
             print((f"{k}:" if "-n" in flags else "") + line)
 ''']
-    return program_spec("Write `solution.py [-i] [-n] PATTERN FILE...`, a small grep using Python regular expressions: print "
+    spec = program_spec("Write `solution.py [-i] [-n] PATTERN FILE...`, a small grep using Python regular expressions: print "
                         "matching lines, prefixed with 'FILE:' when more than one file is given and with 'LINE_NUMBER:' under "
                         "-n (file first); -i ignores case. Exit 0 if any line matched, 1 if none, 2 if a file could not be "
                         "read (message on stderr).", "python", ref, wrong, cases)
+    spec.clauses["2 if a file could not be read"] = ref.replace("return 2 if error else (0 if found else 1)",
+                                                                "return 0 if found else (2 if error else 1)")
+    return spec

@@ -160,7 +160,19 @@ def merge(base, override):
     prompt = ("Write `merge(base, override)` returning a new dict: keys of `override` win, except that when both "
               "values are dicts they are merged recursively, and when both are lists the result is base's list "
               "followed by override's. Neither input is modified.")
-    return function_spec(prompt, "merge", ref, wrong, cases)
+    spec = function_spec(prompt, "merge", ref, wrong, cases, effects=True)
+    spec.clauses["Neither input is modified."] = '''
+def merge(base, override):
+    for k, v in override.items():
+        if isinstance(base.get(k), dict) and isinstance(v, dict):
+            base[k] = merge(base[k], v)
+        elif isinstance(base.get(k), list) and isinstance(v, list):
+            base[k] = base[k] + v
+        else:
+            base[k] = v
+    return base
+'''
+    return spec
 
 
 @family("formats", "ini-parse")

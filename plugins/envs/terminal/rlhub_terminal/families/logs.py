@@ -145,6 +145,9 @@ def log_session_time(rng):
         cases.append((events,))
     cases.append(([(1, users[0], "login"), (5, users[0], "logout"), (10, users[0], "login"), (30, users[0], "logout"), (40, users[1], "login")],))
     cases.append(([(3, users[2], "logout"), (4, users[1], "login"), (9, users[1], "logout")],))  # a logout with no session
+    for events, in cases[:2]:  # "not necessarily sorted": read in time order, not as given
+        rng.shuffle(events)
+    cases.append(([(30, users[0], "logout"), (10, users[0], "login"), (50, users[0], "logout"), (40, users[0], "login")],))
     ref = '''
 def session_seconds(events):
     open_at, total = {}, {}
@@ -169,6 +172,7 @@ def session_seconds(events):
               "'logout' (not necessarily sorted). Return a dict user -> total seconds logged in over all completed "
               "sessions; a login without a later logout is ignored and users with no completed session are absent.")
     spec = function_spec(prompt, "session_seconds", ref, wrong, cases)
+    spec.clauses["(not necessarily sorted)"] = ref.replace("in sorted(events):", "in events:")
     # undone: an open login is counted up to the last event (a session never closed counts)
     spec.clauses["a login without a later logout is ignored"] = ref.replace("    return total\n", (
         "    end = max((t for t, _, _ in events), default=0)\n    for user, t in open_at.items():\n"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from hub import Variant
+
 from ..family import NAMES, WORDS, family, program_spec
 
 
@@ -24,6 +26,8 @@ def sh_count_lines(rng):
         out.append(f"total {sum(files[n].count(chr(10)) for n in files if n.endswith('.txt'))}")
         cases.append({"files": files, "stdout": "\n".join(out) + "\n", "exit": 0})
     cases.append({"files": {"a.log": "x\n"}, "stdout": "total 0\n", "exit": 0})
+    last = {"a.txt": "one\ntwo", "b.txt": "x\n"}  # a last line without its newline is not counted
+    cases.append({"files": last, "stdout": "a.txt 1\nb.txt 1\ntotal 2\n", "exit": 0})
     ref = '''
 #!/usr/bin/env bash
 set -euo pipefail
@@ -39,7 +43,8 @@ echo "total $total"
     wrong = ['''
 #!/usr/bin/env bash
 wc -l *.txt | while read -r n f; do echo "$f $n"; done
-''']
+''', Variant("lines, not newlines", ref.replace('n=$(wc -l < "$f")', "n=$(grep -c '' \"$f\")"), 1,
+               "counts a last line without a newline (grep -c ''), not the newline characters")]
     return program_spec("Write a bash script solution.sh that, in the current directory, prints for each *.txt file (in name "
                         "order) 'NAME LINES' (number of newline characters), then 'total N'. With no .txt files it prints "
                         "just 'total 0'.", "bash", ref, wrong, cases)
@@ -57,6 +62,7 @@ def sh_csv_column(rng):
         cases.append({"args": ["data.csv", col], "files": {"data.csv": text},
                       "stdout": "".join(r[cols.index(col)] + "\n" for r in rows), "exit": 0})
     cases.append({"args": ["data.csv", "nope"], "files": {"data.csv": "a,b\n1,2\n"}, "stdout": "", "exit": 1, "stderr_nonempty": True})
+    cases.append({"args": ["data.csv", "b"], "files": {"data.csv": "a,b\n1,2\n3,4"}, "stdout": "2\n4\n", "exit": 0})  # no final newline
     ref = '''
 #!/usr/bin/env bash
 file=$1 col=$2
@@ -74,7 +80,25 @@ tail -n +2 "$file" | cut -d, -f"$idx"
     wrong = ['''
 #!/usr/bin/env bash
 cut -d, -f2 "$1" | tail -n +2
-''']
+''', Variant("last row dropped", '''
+#!/usr/bin/env bash
+file=$1 col=$2
+IFS=, read -r -a header < "$file"
+idx=-1
+for i in "${!header[@]}"; do
+    [ "${header[$i]}" = "$col" ] && idx=$i
+done
+if [ "$idx" -lt 0 ]; then
+    echo "no column $col" >&2
+    exit 1
+fi
+{
+    read -r _
+    while IFS=, read -r -a f; do
+        echo "${f[$idx]}"
+    done
+} < "$file"
+''', 1, "a while-read loop: a last row without its newline is never printed")]
     spec = program_spec("Write a bash script solution.sh FILE COLUMN that prints the values of the named COLUMN of the CSV "
                         "FILE (header row first; no quoting, fields never contain commas), one per line, without the "
                         "header. If there is no such column, print an error to stderr and exit 1.", "bash", ref, wrong, cases)
@@ -135,6 +159,8 @@ def sh_top_words(rng):
         top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
         cases.append({"args": [str(n), "in.txt"], "files": {"in.txt": text}, "stdout": "".join(f"{c} {w}\n" for w, c in top), "exit": 0})
     cases.append({"args": ["2", "in.txt"], "files": {"in.txt": "b a\nA B c\n"}, "stdout": "2 a\n2 b\n", "exit": 0})
+    cases.append({"args": ["3", "in.txt"], "files": {"in.txt": "x1y 22 22 x\nb2 22 b\n"}, "stdout": "2 b\n2 x\n1 y\n",
+                  "exit": 0})  # digits are not letters: they split words and are never words
     ref = '''
 #!/usr/bin/env bash
 set -euo pipefail
@@ -144,7 +170,7 @@ tr 'A-Z' 'a-z' < "$2" | tr -cs 'a-z' '\\n' | grep -v '^$' | sort | uniq -c | sor
     wrong = ['''
 #!/usr/bin/env bash
 tr -s ' ' '\\n' < "$2" | sort | uniq -c | sort -rn | head -n "$1" | while read -r c w; do echo "$c $w"; done
-''']
+''', Variant("digits counted", ref.replace("tr -cs 'a-z' ", "tr -cs 'a-z0-9' "), 1, "runs of letters and digits counted as words")]
     spec = program_spec("Write a bash script solution.sh N FILE printing the N most frequent words of FILE as 'COUNT WORD' "
                         "lines. Words are runs of letters a-z, compared case-insensitively and printed lower-case; order by "
                         "count descending, then word ascending.", "bash", ref, wrong, cases)
@@ -287,11 +313,14 @@ def sh_find_large(rng):
         limit = rng.choice([50, 100, 150])
         big = sorted(n for n, t in files.items() if len(t) > limit)
         cases.append({"args": [str(limit)], "files": files, "stdout": "".join(f"{len(files[n])} ./{n}\n" for n in big), "exit": 0})
+    # a symbolic link is no regular file, whatever its size (a link's own size is its target's name)
+    cases[0]["links"] = {"zz-link": "t" * 400, "a/link": "a/" + "u" * 300}
     ref = '''
 #!/usr/bin/env bash
 find . -type f -size +"$1"c -printf '%s %p\\n' | sort -k2
 '''
-    wrong = ['''
+    wrong = [Variant("not a directory is not a regular file", ref.replace("-type f", "! -type d"), 1,
+                     "lists symbolic links (and any file that is not a directory) too"), '''
 #!/usr/bin/env bash
 for f in *; do [ -f "$f" ] && [ $(wc -c < "$f") -gt "$1" ] && echo "$(wc -c < "$f") ./$f"; done
 ''']

@@ -3,6 +3,8 @@ first is shown as sample data); expected rows come from running the reference in
 
 from __future__ import annotations
 
+from hub import Variant
+
 from ..family import CITIES, NAMES, WORDS, family, sql_spec
 
 SHOP = """
@@ -29,9 +31,14 @@ def sql_top_customers(rng):
     """Top-N customers by total order amount."""
     n = rng.randint(2, 3)
     edge = ["INSERT INTO customers VALUES (1,'zed','Oslo'),(2,'amy','Lima'),(3,'bo','Rome');\n"
-            "INSERT INTO orders VALUES (1,1,'2024-01-01',10),(2,2,'2024-01-02',4),(3,2,'2024-01-03',6),(4,3,'2024-01-01',1);\n"]
+            "INSERT INTO orders VALUES (1,1,'2024-01-01',10),(2,2,'2024-01-02',4),(3,2,'2024-01-03',6),(4,3,'2024-01-01',1);\n",
+            # four customers tied: the name decides both the order and who is left out
+            "INSERT INTO customers VALUES (1,'zed','Oslo'),(2,'max','Lima'),(3,'bo','Rome'),(4,'cy','Rome');\n"
+            "INSERT INTO orders VALUES (1,1,'2024-01-01',7),(2,2,'2024-01-02',7),(3,3,'2024-01-03',3),(4,3,'2024-01-04',4),"
+            "(5,4,'2024-01-05',7);\n"]
     ref = f"SELECT c.name, SUM(o.amount) AS total FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id ORDER BY total DESC, c.name ASC LIMIT {n};"
-    wrong = [f"SELECT c.name, MAX(o.amount) AS total FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id ORDER BY total DESC LIMIT {n};"]
+    wrong = [f"SELECT c.name, MAX(o.amount) AS total FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id ORDER BY total DESC LIMIT {n};",
+             Variant("ties unordered", ref.replace(", c.name ASC", ""), 1, "ties left in the order the groups come in")]
     return _sql(rng, "top", f"Write a query returning the {n} customers with the largest total order amount: columns name and "
                 f"total (the sum of their orders' amounts), largest first, ties by name ascending.", SHOP, _shop, ref, wrong, edge)
 
@@ -52,7 +59,12 @@ def sql_no_orders(rng):
     """Customers without any order (anti-join)."""
     ref = "SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE o.id IS NULL ORDER BY c.name;"
     wrong = ["SELECT c.name FROM customers c WHERE c.id NOT IN (SELECT customer_id FROM orders WHERE amount > 10) ORDER BY c.name;"]
-    edge = ["INSERT INTO customers VALUES (1,'a','x'),(2,'b','y');\nINSERT INTO orders VALUES (1,1,'2024-01-01',5);\n"]
+    edge = ["INSERT INTO customers VALUES (1,'a','x'),(2,'b','y');\nINSERT INTO orders VALUES (1,1,'2024-01-01',5);\n",
+            # an order whose customer is unknown (NULL): `NOT IN` a list holding NULL is never true
+            "INSERT INTO customers VALUES (1,'a','x'),(2,'b','y'),(3,'c','z');\n"
+            "INSERT INTO orders VALUES (1,1,'2024-01-01',5),(2,NULL,'2024-01-02',9);\n"]
+    wrong.append(Variant("NOT IN with a NULL", "SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders) "
+                         "ORDER BY name;", 1, "no customer at all once an order has no customer_id"))
     return _sql(rng, "none", "Write a query listing the names of customers who have no orders at all, alphabetically (column name).",
                 SHOP, lambda r: _shop(r, r.randint(5, 8), r.randint(2, 5)), ref, wrong, edge)
 
@@ -140,6 +152,11 @@ def sql_rated_products(rng):
         return "".join(f"INSERT INTO reviews VALUES ('{r.choice(prods)}', {r.randint(1, 5)});\n" for _ in range(r.randint(6, 14)))
     ref = f"SELECT product, ROUND(AVG(stars), 2) AS avg_stars, COUNT(*) AS n FROM reviews GROUP BY product HAVING COUNT(*) >= {k} ORDER BY avg_stars DESC, product;"
     wrong = ["SELECT product, ROUND(AVG(stars), 2) AS avg_stars, COUNT(*) AS n FROM reviews GROUP BY product ORDER BY avg_stars DESC, product;"]
-    edge = ["INSERT INTO reviews VALUES ('solo', 5), ('pair', 4), ('pair', 3), ('trio', 2), ('trio', 2), ('trio', 3);\n"]
+    edge = ["INSERT INTO reviews VALUES ('solo', 5), ('pair', 4), ('pair', 3), ('trio', 2), ('trio', 2), ('trio', 3);\n",
+            # 35/8 = 4.375 and 57/13 = 4.3846 both round to 4.38: tied averages, ordered by product
+            "INSERT INTO reviews VALUES " + ", ".join(["('alpha', 5)"] * 3 + ["('alpha', 4)"] * 5 + ["('beta', 5)"] * 5
+                                                      + ["('beta', 4)"] * 8 + ["('gamma', 3)"] * 3) + ";\n"]
+    wrong.append(Variant("sorted by the unrounded average", ref.replace("ORDER BY avg_stars DESC", "ORDER BY AVG(stars) DESC"), 1,
+                         "averages that round the same are not ties"))
     return _sql(rng, "rated", f"Write a query giving, for products with at least {k} reviews, columns product, avg_stars (average "
                 f"stars rounded to 2 decimals) and n (review count), best average first, ties by product.", REVIEWS, make, ref, wrong, edge)

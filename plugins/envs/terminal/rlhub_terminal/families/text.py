@@ -35,9 +35,10 @@ def caesar_shift(rng):
     cases = [(_sentence(rng, pick(rng, WORDS, 5), 4).capitalize() + " " + rng.choice(NAMES).upper() + "!", rng.randint(-30, 60))
              for _ in range(4)]
     cases.append(("Zebra-Yak xyz", rng.choice([1, 27, -25])))
+    cases.append(("Ærø café ñandú Straße ΣΑΣ ǅ", rng.choice([1, 3, 13])))  # letters beyond ASCII stay as they are
     prompt = ("Write `shift_text(text, k)` applying a Caesar shift of k positions (k may be negative or larger "
               "than 26) to ASCII letters, keeping their case; every other character is unchanged.")
-    return function_spec(prompt, "shift_text", *answers(solutions, "shift_text"), cases)
+    return function_spec(prompt, "shift_text", *answers(solutions, "shift_text"), cases)  # wrong: every shift_text__*
 
 
 @family("text", "greedy-wrap")

@@ -39,6 +39,18 @@ def shift_text__case_lost(text, k):
     return "".join(chr((ord(c) - 97 + k) % 26 + 97) if c.isalpha() else c for c in text.lower())
 
 
+def shift_text__non_ascii_shifted(text, k):
+    out = []
+    for ch in text:
+        if ch.islower():
+            out.append(chr((ord(ch) - 97 + k) % 26 + 97))
+        elif ch.isupper():
+            out.append(chr((ord(ch) - 65 + k) % 26 + 65))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 # greedy-wrap -----------------------------------------------------------------------------------
 def wrap(text, width):
     lines, current = [], ""
