@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from rlhub_unittest.preambles import LIVECODEBENCH, preamble
-from rlhub_unittest.solution_file import assemble, entry_names, futures_first
+from rlhub_unittest.solution_file import assemble, entry_names, futures_first, with_usage_example
 from rlhub_unittest import verifier as ut
 
 import hub
@@ -100,6 +100,25 @@ def test_a_method_of_the_solution_class_counts_as_the_entry_point():
              "```python\nprint(Solution().maxPairSum([1, 2, 3]))\n```\n"
     code = assemble(_spec("stdio", {"func_name": "maxPairSum"}, tests="[]"), answer, "auto", "q")
     assert "class Solution" in code and "print(" not in code
+
+
+def test_by_entry_off_the_last_block_is_the_answer_as_an_analyser_reads_it():
+    """A rubric's analysers read the last block: its unit tests can be told to grade that one too."""
+    code = assemble(_spec(), f"```python\n{WHOLE}```{USAGE}", "auto", PROMPT, by_entry=False)
+    assert code is not None and "print(count_vowels" in code and "def count_vowels" not in code.split("print(")[-1]
+
+
+def test_the_usage_example_form_calls_the_entry_point_where_the_reference_defines_it():
+    fenced_form = with_usage_example(_spec(), f"```python\n{WHOLE}```\n", PROMPT)
+    bare_form = with_usage_example(_spec(), WHOLE, PROMPT)
+    assert fenced_form == bare_form and fenced_form.endswith("```python\nprint(count_vowels(...))\n```\n")
+    assert assemble(_spec(), fenced_form, "auto", PROMPT) == assemble(_spec(), WHOLE, "auto", PROMPT)
+    method = with_usage_example(_spec("stdio", {"func_name": "maxPairSum"}, tests="[]"),
+                                "class Solution:\n    def maxPairSum(self, nums):\n        return 1\n", "q")
+    assert "print(Solution().maxPairSum(...))" in method
+    # nothing to call: a stdin program, or a reference that defines none of the task's names
+    assert with_usage_example(_spec("stdio", None, tests="[]"), "print(input())\n", "q") is None
+    assert with_usage_example(_spec(), "def other():\n    return 1\n", PROMPT) is None
 
 
 # -- end to end, on the registry's example sets (the red team's right answers) ----------------------

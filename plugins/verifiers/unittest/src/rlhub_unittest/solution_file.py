@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 import re
 
+from hub.core.response import read
+
 from . import io_cases
 from .extract import extract_code, python_parses
 from .preambles import preamble
@@ -97,12 +99,15 @@ def _futures(code: str) -> tuple[list[str], str]:
     return [" ".join(ast.get_source_segment(code, node).split()) for node in found], "".join(lines)
 
 
-def assemble(spec, response: str, mode: str, prompt: object = None, preamble_name: str = "none") -> str | None:
+def assemble(spec, response: str, mode: str, prompt: object = None, preamble_name: str = "none",
+             by_entry: bool = True) -> str | None:
     """The solution file: the extracted code, after the preset's preamble and (check style) the
-    prompt's code before a bare completion or a whole function; None when there is no code."""
+    prompt's code before a bare completion or a whole function; None when there is no code.
+    `by_entry=False`: the last block, even after the one defining the entry point (a rubric whose
+    analyser reads the last block must have the tests grade that same code)."""
     if spec.language != "python":
         return extract_code(response, spec.language, mode)  # type: ignore[arg-type]
-    prefix, names = prompt_prefix(spec, prompt), entry_names(spec, prompt)
+    prefix, names = prompt_prefix(spec, prompt), entry_names(spec, prompt) if by_entry else frozenset()
 
     def joined(code: str) -> str:
         front = preamble(preamble_name, code)
@@ -115,3 +120,21 @@ def assemble(spec, response: str, mode: str, prompt: object = None, preamble_nam
     code = extract_code(response, "python", mode, parses=(lambda c: python_parses(joined(c))) if prefix else None,
                         prefer=(lambda block: defines(block, names)) if names else None)  # type: ignore[arg-type]
     return joined(code) if code is not None else None
+
+
+def with_usage_example(spec, reference: str, prompt: object) -> str | None:
+    """`reference` (its code fenced, if bare) with an "Example usage:" block after it that calls
+    the entry point, as models often end an answer; None where the task names no entry point or
+    the reference's code defines none of its names (a stdin program)."""
+    names = entry_names(spec, prompt) if spec.language == "python" else frozenset()
+    blocks = read(reference).blocks
+    code = extract_code(reference, "python") if blocks else reference
+    if not names or not code or not defines(code, names):
+        return None
+    name = next(n for n in sorted(names) if defines(code, n))
+    tree = ast.parse(code)
+    owner = next((node.name for node in tree.body if isinstance(node, ast.ClassDef) and node.name != name
+                  and any(getattr(m, "name", None) == name for m in node.body)), None)
+    call = f"{owner}().{name}(...)" if owner and not any(getattr(n, "name", None) == name for n in tree.body) else f"{name}(...)"
+    answer = reference.rstrip("\n") + "\n" if blocks else f"```python\n{reference.strip(chr(10))}\n```\n"
+    return f"{answer}\nExample usage:\n\n```python\nprint({call})\n```\n"

@@ -20,7 +20,7 @@ from hub.core.verifier import HiddenData
 
 from . import suite as suite_mod
 from .codec import LIMIT
-from .solution_file import assemble, prompt_prefix
+from .solution_file import assemble, prompt_prefix, with_usage_example
 
 HARNESS = "rlhub_unittest.harness:run"
 _MESSAGE_CHARS = 1500
@@ -32,6 +32,9 @@ class UnitTestsConfig(VerifierConfig):
     extract: Literal["auto", "last_block", "whole"] = "auto"
     # what the benchmark's own harness puts before every solution (preambles.py; the presets set it)
     preamble: Literal["none", "livecodebench", "apps"] = "none"
+    # which block is the answer: the last that defines the task's entry point (an example-usage
+    # block after it is not the answer), or the last one (what a rubric's analysers read)
+    answer_block: Literal["defines_entry", "last"] = "defines_entry"
     max_response_chars: int = 200_000
 
 
@@ -124,7 +127,8 @@ class UnitTests(Verifier):
         spec = TestSpec.from_hidden(self.hidden(task), self.config)
         if len(response) > self.config.max_response_chars:
             return Verdict(0.0, False, details={"reason": f"response longer than {self.config.max_response_chars} chars"})
-        code = assemble(spec, response, self.config.extract, task.prompt, self.config.preamble)
+        code = assemble(spec, response, self.config.extract, task.prompt, self.config.preamble,
+                        self.config.answer_block == "defines_entry")
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
         return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt), task.prompt)
@@ -134,8 +138,17 @@ class UnitTests(Verifier):
         if len(response) > self.config.max_response_chars:
             return None
         spec = TestSpec.from_hidden(self.hidden(task), self.config)
-        code = assemble(spec, response, self.config.extract, task.prompt, self.config.preamble)
+        code = assemble(spec, response, self.config.extract, task.prompt, self.config.preamble,
+                        self.config.answer_block == "defines_entry")
         return "code:" + hashlib.sha256((code or "").encode("utf-8", "surrogatepass")).hexdigest()
+
+    def right_forms(self, task) -> list[str]:
+        """The reference's code followed by an example-usage block that calls the entry point
+        (graded as the reference: the block that defines the entry point is the answer)."""
+        if self.config.answer_block != "defines_entry":
+            return []
+        spec = TestSpec.from_hidden(self.hidden(task), self.config)
+        return [form] if (form := with_usage_example(spec, task.reference, task.prompt)) else []
 
     def hacks(self, task) -> list:
         """A rotating share of the reusable reward-hack suite, shaped to this task (hacks.py)."""
