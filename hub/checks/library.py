@@ -158,12 +158,14 @@ def _assert_rejected(cat, label: Label, task: Task, variants: list[Variant], ref
 
 def check_right_forms(cat, renv, index: int) -> None:
     """Every accepted form of a right answer earns what the reference earns: the environment's
-    own (a number written another way, a list in another order) and the generic ones (the
-    reference after reasoning in <think>, its code block fenced the other ways models fence)."""
+    own (a number written another way, a list in another order), the verifier's (its reading
+    rules: unit_tests' example-usage block after the code) and the generic ones (the reference
+    after reasoning in <think>, its code block fenced the other ways models fence)."""
     label = renv.label(index)
     task = cat.task(label)
     forms: list[tuple[str, str | Variant]] = [("declared by the environment", f) for f in renv.env.right_answers(task)]
     forms += [("played as an episode", probe) for probe in renv.env.episode_probes(task)[1]]
+    forms += [("read by the verifier's own rules", f) for f in renv.verifier.right_forms(task)]
     forms += generic_forms(task.reference)
     ref = _verdict(cat, label, task.reference, task)
     bad = []

@@ -17,6 +17,7 @@ rest of the response, and a response that starts inside the reasoning (chat temp
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -38,13 +39,19 @@ ANSWER_MODES: tuple[AnswerMode, ...] = ("boxed", "answer_tag", "final_line")
 
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
-# An opening fence (``` or ~~~, three or more, optional info string), the body, and a closing
-# fence of the same character at least as long on its own line, or the end of the text (a
+# An opening fence: ``` or ~~~ (three or more) with an optional info string, on a line of its own.
+# Its block ends at a closing fence of the same character, at least as long, alone on its line and
+# indented at most 3 columns more than the opening one (CommonMark: a fence indented 4 or more is
+# the block's content, e.g. a markdown example in a docstring), or at the end of the text (a
 # response cut off by the token limit still has its code).
-_FENCE = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<fence>(?P<char>[`~])(?P=char){2,})[ \t]*(?P<info>[^\n`]*)\n(?P<body>.*?)"
-    r"(?:^[ \t]*(?P=fence)(?P=char)*[ \t]*$|(?P<eof>\Z))",
-    re.MULTILINE | re.DOTALL)
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>(?P<char>[`~])(?P=char){2,})[ \t]*(?P<info>[^\n`]*)\n", re.MULTILINE)
+_CLOSING_INDENT = 3  # columns beyond the opening fence's
+
+
+@functools.lru_cache(maxsize=64)
+def _closing(char: str, length: int) -> re.Pattern:
+    """Lines that close a fence of `length` `char`s, wherever indented (the caller checks that)."""
+    return re.compile(r"^(?P<indent>[ \t]*)" + re.escape(char) + "{" + str(length) + r",}[ \t]*$", re.MULTILINE)
 # Braces nest up to three levels (\boxed{\frac{1}{2}}); the regex engine, not a Python loop, scans,
 # so hostile input full of unclosed "\boxed{" stays linear.
 _INNER = r"(?:[^{}]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
@@ -114,6 +121,14 @@ def _tag(info: str) -> str:
     return re.split(r"[:,;]", first.strip("{}.").lower(), maxsplit=1)[0]
 
 
+def _columns(indent: str) -> int:
+    """How many columns an indentation takes (a tab to the next multiple of 4, as CommonMark)."""
+    width = 0
+    for ch in indent:
+        width += 4 - width % 4 if ch == "\t" else 1
+    return width
+
+
 def _unindent(body: str, indent: str) -> str:
     # A fence indented inside a list item indents its body as much: strip that much, no more
     # (a HumanEval completion's own indentation must survive).
@@ -145,10 +160,18 @@ class Response:
 
     @cached_property
     def blocks(self) -> list[Block]:
-        out = []
-        for m in _FENCE.finditer(self.visible):
-            out.append(Block(tag=_tag(m["info"]), info=m["info"].strip(), body=_unindent(m["body"], m["indent"]),
-                             closed=m["eof"] is None, start=m.start(), end=m.end()))
+        text, out, pos = self.visible, [], 0
+        while (opening := _OPEN.search(text, pos)) is not None:
+            fence, most = opening["fence"], _columns(opening["indent"]) + _CLOSING_INDENT
+            body_start, body_end, end, closed = opening.end(), len(text), len(text), False
+            for closing in _closing(fence[0], len(fence)).finditer(text, body_start):  # the first that closes it
+                if _columns(closing["indent"]) <= most:
+                    body_end, end, closed = closing.start(), closing.end(), True
+                    break
+            out.append(Block(tag=_tag(opening["info"]), info=opening["info"].strip(),
+                             body=_unindent(text[body_start:body_end], opening["indent"]),
+                             closed=closed, start=opening.start(), end=end))
+            pos = max(end, opening.end())
         return out
 
     def outside_blocks(self) -> str:
@@ -161,11 +184,14 @@ class Response:
         return "".join(parts)
 
     def code(self, language: str = "python", mode: CodeMode = "auto",
-             parses: Callable[[str], bool] | None = None) -> str | None:
+             parses: Callable[[str], bool] | None = None, prefer: Callable[[str], bool] | None = None) -> str | None:
         """The code the response submits, or None when it has none.
 
         auto: the last block tagged with the language, else the last untagged block, else (no
         blocks at all) the whole visible response if `parses` accepts it (python: it compiles).
+        With `prefer` (a caller that knows what the answer must hold, e.g. the definition of the
+        task's entry point), the last of those blocks that `prefer` accepts wins over later ones
+        (an "Example usage:" block after the answer); if none does, the last block as above.
         last_block: the last block whatever its tag. whole: the raw response as it is.
         """
         if language not in LANGUAGE_TAGS:
@@ -177,8 +203,9 @@ class Response:
             code = blocks[-1].body if blocks else None
         else:
             tagged = [b.body for b in blocks if b.is_language(language)]
-            untagged = [b.body for b in blocks if b.tag == ""]
-            code = tagged[-1] if tagged else untagged[-1] if untagged else None
+            candidates = tagged or [b.body for b in blocks if b.tag == ""]
+            preferred = [c for c in candidates if prefer(c)] if prefer is not None and len(candidates) > 1 else []
+            code = preferred[-1] if preferred else candidates[-1] if candidates else None
             if code is None and not blocks:
                 check = parses or (python_parses if language == "python" else lambda c: True)
                 text = self.visible.strip("\n")

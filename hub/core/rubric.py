@@ -242,6 +242,11 @@ class Rubric(Verifier):
                 todo.extend(by_name[g].gates)
         return False
 
+    def right_forms(self, task: "Task") -> list[str]:
+        """Each component's: a form one component reads as the reference must earn the whole
+        rubric what the reference earns (every component must read it alike)."""
+        return [f for part in self.parts for f in part.verifier.right_forms(task)]
+
     def hacks(self, task: "Task") -> list[Variant]:
         """Each component's hacks. A hack against one component earns at most what that
         component allows it plus what the components that do not depend on it can give."""

@@ -159,6 +159,13 @@ class Verifier:
         `max_reward` (normally 0) and never pass."""
         return []
 
+    def right_forms(self, task: "Task") -> list[str]:
+        """Other forms of `task.reference` that this verifier's own reading rules accept (unit_tests:
+        the code followed by an example-usage block). The checks require each to earn exactly what
+        the reference earns (`right_forms_pass`), with the generic forms of hub.checks.forms; keep
+        them cheap: a form the verifier reads as the reference (same `response_key`) costs no run."""
+        return []
+
     def cheap_policies(self, task: "Task") -> dict[str, list[str]]:
         """Answers that need no work, by policy name (a constant "0", "yes"...): each policy's
         responses for `task` (several: the policy picks one at random). The checks require each

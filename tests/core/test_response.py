@@ -36,6 +36,14 @@ CODE = [
     ("", "python", None),
     ("```python\n```", "python", None),
     ("```diff\n--- a/x.py\n+++ b/x.py\n```", "diff", "--- a/x.py\n+++ b/x.py\n"),
+    # a fence indented 4+ columns more than the opening one is content (CommonMark), e.g. a
+    # markdown example in a docstring; up to 3 more still closes
+    ('```python\ndef f():\n    """Example:\n    ```\n    f() -> 2\n    ```\n    """\n    return 2\n```', "python",
+     'def f():\n    """Example:\n    ```\n    f() -> 2\n    ```\n    """\n    return 2\n'),
+    ("```python\ndef f():\n    return 2\n   ```\nDone.", "python", PY),
+    ("```python\ndef f():\n    return 2\n\t```\n", "python", PY + "\t```\n"),  # a tab is 4 columns
+    ("- item:\n\n  ```python\n  def f():\n      return 2\n  ```", "python", PY),  # a list item's fence, closed as deep
+    ("1. Step:\n   ```python\n   def f():\n       return 2\n```", "python", PY),  # or less deep
 ]
 
 # (response, final answer, or None)
@@ -68,6 +76,31 @@ def test_blocks_keep_their_info_string_and_whether_they_closed():
     r = read("```python file=solution.py\nx = 1\n```\nSUBMIT\n```bash\nls")
     assert [(b.tag, b.info, b.closed) for b in r.blocks] == [("python", "python file=solution.py", True), ("bash", "bash", False)]
     assert r.outside_blocks().strip() == "SUBMIT"
+
+
+def test_a_deeper_fence_inside_a_block_is_content_and_the_block_still_closes():
+    r = read('Here:\n\n```python\nDOC = """\n    ```\n    x\n    ```\n"""\n```\n\nThat is all.\n')
+    assert [(b.body, b.closed) for b in r.blocks] == [('DOC = """\n    ```\n    x\n    ```\n"""\n', True)]
+    assert r.outside_blocks() == "Here:\n\n\n\nThat is all.\n"
+
+
+def test_hostile_fences_read_as_commonmark_would():
+    """Every line a fence, or one block full of fences too deep to close it: each line is looked
+    at a bounded number of times (this finishes at once; a quadratic reader would take minutes)."""
+    assert len(read("```\n" * 50_000).blocks) == 25_000
+    deep = read("```python\n" + "    ```\n" * 50_000).blocks
+    assert [(b.closed, b.body.count("\n")) for b in deep] == [(False, 50_000)]
+
+
+def test_a_preferred_block_wins_over_later_ones():
+    """A caller that knows what the answer must hold (unit_tests: the entry point's definition)
+    gets the last block that holds it, not an example-usage block after it; with none, the last."""
+    answer = "```python\ndef f():\n    return 2\n```\nExample usage:\n```python\nprint(f())\n```\n"
+    defines_f = lambda code: "def f(" in code  # noqa: E731
+    assert read(answer).code("python") == "print(f())\n"
+    assert read(answer).code("python", prefer=defines_f) == PY
+    assert read(answer.replace("def f(", "def g(")).code("python", prefer=defines_f) == "print(f())\n"
+    assert read("```py\nx = 1\n```\n```\ndef f(): pass\n```").code("python", prefer=defines_f) == "x = 1\n"  # tagged first
 
 
 def test_modes_and_languages():

@@ -29,7 +29,9 @@ _DEF = re.compile(r"def (\w+)")
 def rubric(analyser: str, config: dict[str, Any]) -> dict[str, Any]:
     """unit_tests and one analyser (run under the `static` profile), the analyser gated on the tests."""
     return {"components": [
-        {"verifier": "unit_tests", "weight": TESTS_WEIGHT},
+        # the analyser reads the last block: the tests grade that same block, else a clean trailing
+        # block ("Example usage: x = 1") would earn the analyser's share for the unfixed module
+        {"verifier": "unit_tests", "weight": TESTS_WEIGHT, "config": {"answer_block": "last"}},
         {"verifier": analyser, "weight": round(1 - TESTS_WEIGHT, 6), "gate": "unit_tests", "profile": "static",
          "config": config},
     ], "pass": ["unit_tests", analyser]}

@@ -116,10 +116,15 @@ def run_reference_effects(source: str, entry: str, cases: list[tuple]) -> list[t
 
 _SAME = '''\
 def same(got, want):
-    """Exact structural equality with exact types (no always-equal objects, no str/int subclasses)."""
+    """Exact structural equality: scalars of exactly the stated type (no always-equal objects, no
+    bool or Fraction for an int, no str subclasses); a container may be a subclass of the stated one
+    (a namedtuple is a tuple; an OrderedDict, defaultdict or Counter is a dict), its items compared so."""
     if type(want) is float:
         return type(got) in (float, int) and type(got) is not bool and math.isclose(got, want, rel_tol=TOL, abs_tol=TOL)
-    if type(got) is not type(want):
+    if type(want) in (list, tuple, dict):
+        if not isinstance(got, type(want)):
+            return False
+    elif type(got) is not type(want):
         return False
     if type(want) in (list, tuple):
         return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))

@@ -119,3 +119,21 @@ def test_hiding_the_findings_earns_no_more_than_leaving_them_in_plain_sight(cata
             assert got.reward <= max(plain, plain_split if "IFS=$'\\n'" in v.response else plain) + 1e-9, (v.kind, got.reward, plain)
         else:  # the reference's behaviour, unseen: the tests' share only
             assert got.reward == pytest.approx(TESTS_WEIGHT), (v.kind, got.details)
+
+
+@pytest.mark.parametrize("name", ["static-ruff-unused", "static-bandit-eval", "static-mypy-annotate-text"])
+def test_a_clean_trailing_block_does_not_earn_the_analysers_share_for_the_unfixed_module(catalog, name):
+    """The analysers read the last block, so the tests grade that same block (unit_tests'
+    answer_block: last): the module as handed out, then a clean "Example usage:" block, earned 1.0
+    when the tests graded the block defining the entry point and the analyser the clean one."""
+    label = {"env": f"terminal/{name}-v1", "seed": 0}
+    task = catalog.task(label)
+    from hub.core.response import read
+
+    prompt = task.prompt if isinstance(task.prompt, str) else task.prompt[-1]["content"]
+    handed_out = f"```python\n{read(prompt).code('python')}```\n"
+    module = catalog.verify(label, handed_out, task=task)
+    hack = catalog.verify(label, handed_out + "\nExample usage:\n\n```python\nresult = 1\n```\n", task=task)
+    assert module.error is None and module.reward < 1.0
+    assert hack.error is None and not hack.passed and hack.reward <= module.reward, hack.components
+    assert catalog.get(label["env"]).verifier.right_forms(task) == []  # no form the parts would read apart

@@ -63,12 +63,21 @@ he("float tolerances with math.isclose and abs (math imported by the prompt)",
    "def check(candidate):\n    assert math.isclose(candidate(1, 2, 2), 3.0, rel_tol=1e-9)\n"
    "    assert abs(candidate(0.1, 0.2, 0.2) - 0.3) < 1e-9\n    assert candidate(0, 0, 0) == 0\n",
    "hypot3")
-he("the tests import itertools and loop over every permutation",
+# The prompt forbids sorted() and list.sort(): the last assert checks the names the candidate's
+# code uses (its nested code and the module functions it calls too), as a single-process harness
+# could, and as the stand-in lets the tests ask (a getattr or eval of a built name still escapes it).
+he("the tests import itertools and loop over every permutation; a stated constraint checked on the code",
    'def sort_three_way(xs: list) -> list:\n    """Sort xs ascending without using sorted() or list.sort()."""\n',
    "    out = []\n    for x in xs:\n        i = 0\n        while i < len(out) and out[i] <= x:\n            i += 1\n        out.insert(i, x)\n    return out\n",
    "    return xs[::-1]\n",
-   "import itertools\n\n\ndef check(candidate):\n    for perm in itertools.permutations([3, 1, 2, 2, 5]):\n"
-   "        assert candidate(list(perm)) == [1, 2, 2, 3, 5]\n    assert candidate([]) == []\n",
+   "import itertools\n\n\ndef names_used(fn, seen):\n    todo, names = [fn.__code__], set()\n    while todo:\n"
+   "        code = todo.pop()\n        names |= set(code.co_names)\n"
+   "        todo += [c for c in code.co_consts if hasattr(c, 'co_names')]\n"
+   "    for name in sorted(names - seen):\n        seen.add(name)\n        helper = fn.__globals__.get(name)\n"
+   "        if hasattr(helper, '__code__'):\n            names |= names_used(helper, seen)\n    return names\n\n\n"
+   "def check(candidate):\n    for perm in itertools.permutations([3, 1, 2, 2, 5]):\n"
+   "        assert candidate(list(perm)) == [1, 2, 2, 3, 5]\n    assert candidate([]) == []\n"
+   "    assert not {'sorted', 'sort'} & names_used(candidate, set())\n",
    "sort_three_way")
 he("a check that loops over generated inputs against its own reference",
    'def count_carries(a: int, b: int) -> int:\n    """How many carries adding a and b (>= 0) digit by digit in base 10 takes."""\n',

@@ -37,3 +37,20 @@ def test_canonical_earns_one_and_broken_earns_nothing(catalog, env, index, row):
     assert (right.reward, right.passed, right.error) == (1.0, True, None), (row["kind"], right.details)
     wrong = catalog.verify(label, _broken(env, row))
     assert wrong.error is None and wrong.reward == 0.0 and not wrong.passed, (row["kind"], wrong.details)
+
+
+@pytest.mark.parametrize("completion", [
+    "    return sorted(xs)\n",
+    "    xs = list(xs)\n    xs.sort()\n    return xs\n",
+    "    return _helper(xs)\n\n\ndef _helper(xs):\n    return (lambda: sorted(xs))()\n",
+    "    import builtins\n    return builtins.sorted(xs)\n",
+])
+def test_a_constraint_the_prompt_states_is_checked(catalog, completion):
+    """conformance-humaneval row 4 says "without using sorted() or list.sort()": a correct sort
+    that uses either (directly, through a helper or a lambda, or as builtins.sorted) earns 0."""
+    label = catalog.get("unittest/conformance-humaneval-v1").label(4)
+    task = catalog.task(label)
+    assert "without using sorted() or list.sort()" in task.prompt
+    v = catalog.verify(label, task.prompt + completion, task=task)
+    assert v.error is None and v.reward == 0.0, v.details
+    assert "names_used(candidate" in str(v.details["failures"]), v.details

@@ -261,6 +261,31 @@ def test_a_limit_hit_is_named_in_the_verdict_never_a_silent_wrong_answer(verify)
     assert any("nested more than about 1000 levels" in m for m in v.details["limits_hit"]), v.details
 
 
+HUGE = ("def fails(x):\n    raise ValueError(10 ** 100_000)\n\ndef big():\n    return 10 ** 100_000\n\n"
+        "def right(x):\n    return x\n")
+
+
+@pytest.mark.parametrize("style, tests", [
+    ("pytest", "import solution\n\ndef test_raises():\n    assert solution.fails(1) == 1\n\n"
+               "def test_returns():\n    assert solution.big() == 1\n\n"
+               "def test_formats():\n    got = solution.big()\n    assert got == 1, f'got {got!r}'\n\n"
+               "def test_right():\n    assert solution.right(2) == 2\n"),
+    ("check", "def check(candidate):\n    assert fails(1) == 1\n    assert big() == 1\n    assert candidate(2) == 2\n"),
+])
+def test_what_the_solution_raises_or_returns_never_stops_the_run(verify, style, tests):
+    """`str()` of ValueError(10**100000) and repr() of a 100,000-digit int raise in Python (its
+    int-to-str limit): describing such a failure crashed the runner and every test "did not
+    run". Each is now its own test's failure, with the limit named; the right one passes."""
+    hidden = {"test_style": style, "entry_point": "right"} if style == "check" else {}
+    v = verify(tests, fenced(HUGE), reward="fraction", prompt="Write right(x); fails and big are given.", **hidden)
+    assert v.error is None, v.error
+    failures = v.details["failures"]
+    assert v.details["tests_passed"] == 1 and len(failures) == v.details["tests_total"] - 1, v.details
+    assert all("did not run" not in m and "never reported" not in m for m in failures.values()), failures
+    assert any("its message holds an int too long to print" in m for m in failures.values()), failures
+    assert v.details["limits_hit"] and "int-to-str limit" in v.details["limits_hit"][0], v.details
+
+
 def test_a_dataclass_handle_never_vouches_for_itself(verify):
     """A dataclass instance arrives as a handle that carries its fields: still a handle (rule 7)."""
     tests = "import solution\n\ndef test_valid():\n    assert solution.check('x')\n\ndef test_in():\n    assert 3 in solution.box()\n"

@@ -34,7 +34,16 @@ def test_plain_values_compare_as_python_does(a, b):
 @pytest.mark.parametrize("a, b", [("1", 1), ((1, 2), [1, 2]), ([1], [2]), ({"k": 1}, {"k": 2})])
 def test_different_plain_values_are_not_equal_and_say_why(a, b):
     assert not strict.strict_eq(a, b)
-    assert strict.explain_last() == f"\ngot {a!r}\nexpected {b!r}"
+    assert strict.explain_last() == (f"\ngot {a!r}\nexpected {b!r}", False)
+
+
+def test_an_int_too_long_to_print_is_described_with_the_limit_named():
+    """repr() of a 100,000-digit int raises (Python's int-to-str limit): the failure still says
+    what was compared, and that the limit was hit."""
+    assert not strict.strict_eq(10 ** 100_000, 1)
+    assert strict.explain_last() == ("\ngot <an int of about 100001 digits>\nexpected 1", True)
+    assert not strict.strict_eq([10 ** 100_000], [1])
+    assert strict.explain_last() == ("\ngot <a list that holds an int too long to print>\nexpected [1]", True)
 
 
 def test_membership_and_truth_of_plain_values():

@@ -10,6 +10,6 @@ __all__ = ["LANGUAGE_TAGS", "Mode", "extract_code", "python_parses"]
 
 
 def extract_code(response: str, language: str = "python", mode: Mode = "auto",
-                 parses: Callable[[str], bool] | None = None) -> str | None:
+                 parses: Callable[[str], bool] | None = None, prefer: Callable[[str], bool] | None = None) -> str | None:
     """See `hub.core.response.Response.code`."""
-    return read(response).code(language, mode, parses)
+    return read(response).code(language, mode, parses, prefer)

@@ -68,7 +68,7 @@ PRESETS = {
         dataset={"columns": {"prompt": "question", "tests": "input_output"},
                  "prompt_template": "QUESTION:\n{prompt}\n{starter_code}\n{format_hint}\n" + _CODE,
                  "reference_template": "```python\n{solution}\n```\n", "domain": "code"},
-        verifier_config={"style": "stdio"}, tags=("code", "python", "apps"), prepare=_first_solution),
+        verifier_config={"style": "stdio", "preamble": "apps"}, tags=("code", "python", "apps"), prepare=_first_solution),
     "livecodebench": dict(
         description="LiveCodeBench shape: question_content, public_test_cases and private_test_cases (JSON lists of "
                     "{input, output, testtype}; private ones possibly compressed), starter_code, metadata "
@@ -76,7 +76,8 @@ PRESETS = {
         dataset={"columns": {"prompt": "question_content", "tests": "private_test_cases",
                              "public_tests": "public_test_cases", "entry_point": "metadata"},
                  "prompt_template": "{prompt}\n\n{format_hint}", "domain": "code"},
-        verifier_config={"style": "stdio"}, tags=("code", "python", "livecodebench"), prepare=_lcb_hint),
+        verifier_config={"style": "stdio", "preamble": "livecodebench"}, tags=("code", "python", "livecodebench"),
+        prepare=_lcb_hint),
 }
 
 

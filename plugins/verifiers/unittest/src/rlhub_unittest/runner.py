@@ -36,7 +36,7 @@ import time
 import traceback
 import types
 
-from . import stand_in, strict
+from . import shown, stand_in, strict
 from .suite import BIND, PLACEHOLDER
 
 _BAD_ENV = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONPATH", "PYTHONSTARTUP")
@@ -254,15 +254,21 @@ def _run_tests(run: Run, tests: list, path: str) -> None:
 
 
 def _failure_text(exc: BaseException, path: str) -> str:
-    """The failing line of the tests and what went wrong, as a person reads it."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
-    where = f"{frames[-1].line.strip()}\n" if frames and frames[-1].line else ""
-    detail = ""
-    if isinstance(exc, AssertionError) and not str(exc):
-        detail = strict.explain_last()
-    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    notes = "".join(f"\n{n}" for n in getattr(exc, "__notes__", ()) if isinstance(n, str))
-    return f"{where}{text}{detail}{notes}"[-2000:]
+    """The failing line of the tests and what went wrong, as a person reads it (never raises:
+    what the solution raised or returned may be unprintable, shown.py)."""
+    try:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+        where = f"{frames[-1].line.strip()}\n" if frames and frames[-1].line else ""
+        text, hit = shown.exception_text(exc)
+        detail = ""
+        if isinstance(exc, AssertionError) and text == type(exc).__name__:
+            detail, hit_detail = strict.explain_last()
+            hit = hit or hit_detail
+        notes = "".join(f"\n{n}" for n in getattr(exc, "__notes__", ()) if isinstance(n, str))
+        limit = f"\n{shown.limit_line()}" if hit else ""
+        return f"{where}{text}{detail}{notes}"[-(2000 - len(limit)):] + limit
+    except Exception as err:
+        return f"{type(exc).__name__} (the failure could not be described: {type(err).__name__})"
 
 
 _PRISTINE: dict = {}

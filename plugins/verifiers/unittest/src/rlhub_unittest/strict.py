@@ -79,7 +79,9 @@ def _refuse(what: str, value) -> TypeError:
 
 
 def _describe(value) -> str:
-    return repr(value) if not _handle(value) else f"the solution's object {value!r}"
+    from .shown import value_text
+
+    return value_text(value)[0] if not _handle(value) else f"the solution's object {value!r}"
 
 
 def strict_eq(a: object, b: object) -> bool:
@@ -109,17 +111,20 @@ def strict_in(item: object, container: object) -> bool:
     return found
 
 
-def explain_last() -> str:
-    """': got X, expected Y' for the latest failed comparison (plain check programs)."""
+def explain_last() -> tuple[str, bool]:
+    """(': got X, expected Y' for the latest failed comparison (plain check programs), whether a
+    value was an int too long to print)."""
     if len(_last) != 2:
-        return ""
+        return "", False
+    from .shown import value_text
+
     try:
-        got, want = (repr(v)[:500] for v in _last)
+        (got, hit_got), (want, hit_want) = (value_text(v) for v in _last)
     except Exception:
-        return ""
+        return "", False
     finally:
         _last.clear()
-    return f"\ngot {got}\nexpected {want}"
+    return f"\ngot {got}\nexpected {want}", hit_got or hit_want
 
 
 def inject(namespace: dict) -> None:

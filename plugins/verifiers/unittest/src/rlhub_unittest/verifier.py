@@ -5,7 +5,6 @@ Contract with environments: `UnitTestsHidden` (task.hidden), checked when a task
 
 from __future__ import annotations
 
-import ast
 import base64
 import dataclasses
 import hashlib
@@ -21,7 +20,7 @@ from hub.core.verifier import HiddenData
 
 from . import suite as suite_mod
 from .codec import LIMIT
-from .extract import extract_code, python_parses
+from .solution_file import assemble, prompt_prefix, with_usage_example
 
 HARNESS = "rlhub_unittest.harness:run"
 _MESSAGE_CHARS = 1500
@@ -31,6 +30,11 @@ class UnitTestsConfig(VerifierConfig):
     reward: Literal["all_or_nothing", "fraction"] = "all_or_nothing"
     style: Literal["pytest", "check", "stdio"] = "pytest"
     extract: Literal["auto", "last_block", "whole"] = "auto"
+    # what the benchmark's own harness puts before every solution (preambles.py; the presets set it)
+    preamble: Literal["none", "livecodebench", "apps"] = "none"
+    # which block is the answer: the last that defines the task's entry point (an example-usage
+    # block after it is not the answer), or the last one (what a rubric's analysers read)
+    answer_block: Literal["defines_entry", "last"] = "defines_entry"
     max_response_chars: int = 200_000
 
 
@@ -112,37 +116,6 @@ class TestSpec:
         return self.package or os.path.splitext(os.path.basename(self.solution_path))[0]
 
 
-def defines(code: str, name: str | None) -> bool:
-    """Does `code` define `name` at top level (a whole function rather than a completion)?"""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
-    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body)
-
-
-def prompt_prefix(spec: TestSpec, prompt: object) -> str:
-    """hidden['prompt_prefix'], else (HumanEval data declared in a registry) the prompt itself
-    when it is Python code; only check-style tasks have one."""
-    if spec.style != "check":
-        return ""
-    return spec.prompt_prefix or (prompt if isinstance(prompt, str) and python_parses(prompt) else "")
-
-
-def assemble(spec: TestSpec, response: str, mode: str, prompt: object = None) -> str | None:
-    """The solution file: extracted code, with the prompt's prefix before a bare completion."""
-    prefix = prompt_prefix(spec, prompt)
-    if not prefix:
-        return extract_code(response, spec.language, mode)  # type: ignore[arg-type]
-
-    def joined(code: str) -> str:
-        # A whole function redefines the prompt's stub after it; a completion continues the prompt.
-        return f"{prefix.rstrip()}\n\n\n{code}" if defines(code, spec.entry_point) else prefix + code
-
-    code = extract_code(response, "python", mode, parses=lambda c: python_parses(joined(c)))  # type: ignore[arg-type]
-    return joined(code) if code is not None else None
-
-
 class UnitTests(Verifier):
     """Reward from hidden tests run in the sandbox (all or nothing, or the fraction passed)."""
 
@@ -154,7 +127,8 @@ class UnitTests(Verifier):
         spec = TestSpec.from_hidden(self.hidden(task), self.config)
         if len(response) > self.config.max_response_chars:
             return Verdict(0.0, False, details={"reason": f"response longer than {self.config.max_response_chars} chars"})
-        code = assemble(spec, response, self.config.extract, task.prompt)
+        code = assemble(spec, response, self.config.extract, task.prompt, self.config.preamble,
+                        self.config.answer_block == "defines_entry")
         if code is None:
             return Verdict(0.0, False, details={"reason": f"no {spec.language} code found in the response"})
         return self._run(spec, {spec.solution_path: code}, ctx, prompt_prefix(spec, task.prompt), task.prompt)
@@ -164,8 +138,17 @@ class UnitTests(Verifier):
         if len(response) > self.config.max_response_chars:
             return None
         spec = TestSpec.from_hidden(self.hidden(task), self.config)
-        code = assemble(spec, response, self.config.extract, task.prompt)
+        code = assemble(spec, response, self.config.extract, task.prompt, self.config.preamble,
+                        self.config.answer_block == "defines_entry")
         return "code:" + hashlib.sha256((code or "").encode("utf-8", "surrogatepass")).hexdigest()
+
+    def right_forms(self, task) -> list[str]:
+        """The reference's code followed by an example-usage block that calls the entry point
+        (graded as the reference: the block that defines the entry point is the answer)."""
+        if self.config.answer_block != "defines_entry":
+            return []
+        spec = TestSpec.from_hidden(self.hidden(task), self.config)
+        return [form] if (form := with_usage_example(spec, task.reference, task.prompt)) else []
 
     def hacks(self, task) -> list:
         """A rotating share of the reusable reward-hack suite, shaped to this task (hacks.py)."""
