@@ -32,6 +32,8 @@ class Family:
     mutations: tuple = ()     # how to make wrong parts from the parameters (see mutations.py)
     stated: tuple = ()        # what each kind's prompt states or image shows (see stated.py)
     derived: tuple[str, ...] = ()  # length parameters that follow from others (not stated on their own)
+    free_shape: tuple[str, ...] = ()  # measured kinds whose faces' shape no proportions-graded prompt fixes
+    free_axis: tuple[float, float, float] | None = None  # ... only those running along this axis
     bare_note: str = "every feature left off"
 
     # -- to implement --------------------------------------------------------------------------
