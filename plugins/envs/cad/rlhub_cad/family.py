@@ -88,8 +88,14 @@ class Family:
     def lengths(self, p: Params) -> list[str]:
         """The length parameters a prompt that states every number states (non-zero floats that
         are not angles or ratios and do not follow from others)."""
+        inert = self.inert(p)
         return [k for k, v in p.items() if isinstance(v, float) and v != 0
-                and k not in self.unscaled and k not in self.derived and k != "shift_x"]
+                and k not in self.unscaled and k not in self.derived and k not in inert and k != "shift_x"]
+
+    def inert(self, p: Params) -> frozenset[str]:
+        """Length parameters that shape nothing for these values (the pitch of a row of one hole):
+        no size of the part, so no wrong part can be made by changing them."""
+        return frozenset()
 
     def solid_spot(self, p: Params) -> tuple[float, float, float, float]:
         """(x, y, z, r): a ball inside the material, clear of every feature, where a wrong part

@@ -118,6 +118,10 @@ class HolePlate(_Plate):
     stated = (st.count("nx", "columns of holes (along X)"), st.count("ny", "rows of holes (along Y)"), st.presence("omit", "the holes"),
               st.size("hole_d", "hole diameter", kinds=("image",)), _FILLETS)
 
+    def inert(self, p):
+        """The pitch along an axis with one hole: `rarray` puts a single row on the centre line."""
+        return frozenset(f"pitch_{axis}" for axis in "xy" if p[f"n{axis}"] == 1)
+
     def adjusted(self, p, key, value):
         """Another count of columns or rows over the same span (first to last hole), or at the
         least pitch that keeps holes apart when there was one."""
