@@ -141,7 +141,8 @@ class HolePlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes"
+        return (f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes "
+                f"({p['nx']} along X, {p['ny']} along Y)")
 
     def _pattern(self, p):
         return (f"{p['nx'] * p['ny']} through holes of {mm(p['hole_d'])} diameter on a {p['nx']} x {p['ny']} grid "
@@ -240,7 +241,8 @@ class SlotPlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} for adjustable mounting"
+        return (f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} "
+                f"running along Y for adjustable mounting")
 
     def _slots(self, p):
         where = (f"{p['slots']} slots spaced {mm(p['slot_pitch'])} apart along X, the group centred on the plate"
