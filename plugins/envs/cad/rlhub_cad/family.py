@@ -110,6 +110,21 @@ class Family:
         return (self.script(p).rstrip("\n") + "\n\n# A sealed void inside the material.\n"
                 f'result = result.cut(cq.Workplane("XY").sphere({n(r)}).translate(({n(x)}, {n(y)}, {n(z)})))\n')
 
+    def vented(self, p: Params) -> str:
+        """The reference with a hidden pocket inside the material, reached from outside only by a
+        pinhole running down (-Z) out of the part: no sealed void, the outside unchanged but for
+        the pinhole's mouth, and walls inside that the reference lacks."""
+        from .fmt import n
+
+        x, y, z, r = self.solid_spot(p)
+        side, pin = 1.1 * r, 0.25 * r  # a cube inside the ball (half diagonal 0.95 r), a pin a quarter of it
+        depth = z - self.bbox(p)[2] + 1.0  # from the pocket's centre to below the part
+        return (self.script(p).rstrip("\n") + "\n\n# A hidden pocket, vented by a pinhole out of the bottom.\n"
+                f'pocket = cq.Workplane("XY").box({n(side)}, {n(side)}, {n(side)}).translate(({n(x)}, {n(y)}, {n(z)}))\n'
+                f'pin = cq.Workplane("XY").box({n(pin)}, {n(pin)}, {n(depth)}, centered=(True, True, False))'
+                f".translate(({n(x)}, {n(y)}, {n(z - depth)}))\n"
+                "result = result.cut(pocket).cut(pin)\n")
+
     def adjusted(self, p: Params, key: str, value) -> Params:
         """The part with `key` set to `value` and what follows from it kept consistent (a hole
         grid's pitch when its count changes, a lip that stays flush when the wall thickens): the
