@@ -63,3 +63,21 @@ def test_the_red_teams_wrong_part_fails(catalog, name):
                                        ("plate-holes-abstract-v1", "along X,")])
 def test_the_prompt_states_the_direction_the_features_run(catalog, env, says):
     assert says in catalog.task({"env": f"cad/{env}", "seed": 0}).prompt
+
+
+@pytest.mark.parametrize("env", ["washer-abstract-v1", "plate-holes-image-v1", "enclosure-abstract-v1"])
+def test_the_vented_pocket_mutation_is_open_and_fails_on_its_walls(catalog, env):
+    """mutations.derived's "vented pocket" (Family.vented, in every kind) is what the red team
+    built: a hidden pocket reached by a pinhole, so no sealed void; it must fail on the pocket's
+    walls as extra faces, even on a 0.8 mm washer where the pinhole is a few hundredths of a mm."""
+    from rlhub_cad.families import FAMILIES
+    from rlhub_cad.fmt import fence
+
+    fam = next(f for f in FAMILIES if f.name == env.rsplit("-", 2)[0])
+    label = {"env": f"cad/{env}", "seed": 0}
+    task = catalog.task(label)
+    p = task.metadata["params"]
+    v = catalog.verify(label, fence(fam.vented(p)), task=task)
+    assert not v.passed and v.reward <= 0.5, (v.reward, v.details.get("mismatches", [])[:3])
+    assert not any("sealed void" in m for m in v.details["mismatches"]), v.details["mismatches"][:5]
+    assert any(m.startswith("extra:") for m in v.details["mismatches"]), v.details["mismatches"][:5]
