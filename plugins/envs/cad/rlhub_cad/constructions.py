@@ -1,14 +1,22 @@
-"""Two constructions, one part: each family's reference and its `alternative()` (the same solid
-built by other operations: a sketch cut for a `shell()`, a revolve for stacked extrusions,
-unions left uncleaned) must measure the same feature list and earn exactly 1.0 against each
-other, in every task kind's grading.
+"""Several constructions, one part: each family's reference and the same solid built other
+ways must measure the same feature list and earn exactly 1.0 against it, in every task kind's
+grading. The constructions:
+
+- `alternative`: the family's `alternative()` (a sketch cut for a `shell()`, a revolve for
+  stacked extrusions, unions left uncleaned);
+- `nurbs`: the reference converted to exact rational B-splines (`result.val().toNURBS()`): every
+  face a B-spline surface, every edge a B-spline curve;
+- `ellipse`: the reference (or, where it draws no circle, the alternative) with every
+  `.circle(r)` drawn as `.ellipse(r, r)`: its holes and bosses are extrusions of ellipses,
+  split into several faces.
 
     python -m rlhub_cad.constructions ['cad/*'] [--seeds 1]
 
-Both parts are built and measured in the warm sandbox, as a model's would be (the runner unifies
-faces that lie on one surface before it reads features: `rlhub_mesh.brep.unified`). Prints one
-row per family and seed: feature counts, whether the lists agree, and the reward of the
-alternative in each kind; exits 1 if any differs.
+Every part is built and measured in the warm sandbox, as a model's would be (the runner reads
+analytic surfaces written another way as what they are, `rlhub_mesh.canonical`, and unifies
+faces that lie on one surface, `rlhub_mesh.brep.unified`, before it reads features). Prints one
+row per family and seed: feature counts, whether the lists agree, and each construction's reward
+in each kind; exits 1 if any differs.
 """
 
 from __future__ import annotations
@@ -61,9 +69,44 @@ def _close(x, y, eps: float, key: str) -> bool:
     return abs(x - y) <= eps or (key in ("sweep", "angle") and abs(x - y) <= 1e-4)
 
 
+def nurbs(script: str) -> str:
+    """The script's part as exact rational B-splines (every face and edge converted)."""
+    return script.rstrip("\n") + "\n\n# the same solid, every face a B-spline\nresult = result.val().toNURBS()\n"
+
+
+def ellipses(script: str | None) -> str | None:
+    """The script with every one-argument `.circle(r)` drawn as `.ellipse(r, r)`; None where
+    it draws no circle."""
+    if not script:
+        return None
+    out, pos, found = [], 0, False
+    while (start := script.find(".circle(", pos)) >= 0:
+        depth, i = 1, start + len(".circle(")
+        while i < len(script) and depth:
+            depth += {"(": 1, ")": -1}.get(script[i], 0)
+            i += 1
+        arg = script[start + len(".circle("):i - 1]
+        if "," in arg or "=" in arg or not arg.strip():  # not a plain radius: leave it
+            out.append(script[pos:i])
+        else:
+            out.append(f"{script[pos:start]}.ellipse({arg}, {arg})")
+            found = True
+        pos = i
+    return "".join(out) + script[pos:] if found else None
+
+
+CONSTRUCTIONS = ("alternative", "nurbs", "ellipse")
+
+
+def constructions(fam, p: dict) -> dict[str, str | None]:
+    """Each construction's script of the part (None: the family has none of that kind)."""
+    ref, alt = fam.script(p), fam.alternative(p)
+    return {"alternative": alt, "nurbs": nurbs(ref), "ellipse": ellipses(ref) or ellipses(alt)}
+
+
 def check(pattern: str = "cad/*", seeds: int = 1, log=print) -> list[dict]:
-    """One row per (family, seed) whose environments match `pattern`: the two builds' measured
-    features compared, and the alternative graded against the reference in every kind."""
+    """One row per (family, seed) whose environments match `pattern`: each construction's
+    measured features compared with the reference's, and graded against it in every kind."""
     from hub import VerifyContext
     from hub.sandbox import get_sandbox
     from rlhub_mesh.grading import Grading
@@ -88,18 +131,20 @@ def check(pattern: str = "cad/*", seeds: int = 1, log=print) -> list[dict]:
             start = time.perf_counter()
             teeth = "teeth" in fam.features
             ref = verifier._part(verifier._run(ctx, fam.script(p), teeth))
-            script = fam.alternative(p)
-            row = {"family": fam.name, "seed": seed, "alternative": script is not None, "differences": [], "rewards": {}}
-            if script is not None:
+            size = max(hi - lo for lo, hi in zip(*ref.props["bbox"]))
+            row = {"family": fam.name, "seed": seed, "counts": (len(ref.built["features"]), len(ref.built["form"])),
+                   "built": {}}
+            for name, script in constructions(fam, p).items():
+                if script is None:
+                    continue
                 alt = verifier._part(verifier._run(ctx, script, teeth))
-                size = max(hi - lo for lo, hi in zip(*ref.props["bbox"]))
-                row["differences"] = (differences(ref.built["features"], alt.built["features"], size)
-                                      + differences(ref.built["form"], alt.built["form"], size))
-                row["counts"] = (len(ref.built["features"]), len(ref.built["form"]))
+                one = {"differences": differences(ref.built["features"], alt.built["features"], size)
+                       + differences(ref.built["form"], alt.built["form"], size), "rewards": {}}
                 for kind in kinds:
                     grading = stated.grading(fam, kind, p)
                     v = verifier.grade(ref, alt, "none", Grading.model_validate(grading))
-                    row["rewards"][kind] = (v.reward, v.passed, v.details.get("mismatches", [])[:2])
+                    one["rewards"][kind] = (v.reward, v.passed, v.details.get("mismatches", [])[:2])
+                row["built"][name] = one
             row["seconds"] = round(time.perf_counter() - start, 2)
             rows.append(row)
             log(_line(row))
@@ -107,17 +152,26 @@ def check(pattern: str = "cad/*", seeds: int = 1, log=print) -> list[dict]:
 
 
 def ok(row: dict) -> bool:
-    return row["alternative"] and not row["differences"] and all(r == 1.0 and passed for r, passed, _ in row["rewards"].values())
+    """Every construction the family has measures the reference's features and earns 1.0; the
+    alternative and the NURBS form are required of every family."""
+    return ("alternative" in row["built"] and "nurbs" in row["built"]
+            and all(not b["differences"] and all(r == 1.0 and passed for r, passed, _ in b["rewards"].values())
+                    for b in row["built"].values()))
 
 
 def _line(row: dict) -> str:
-    if not row["alternative"]:
-        return f"{row['family']} seed {row['seed']}: NO ALTERNATIVE CONSTRUCTION"
-    rewards = ", ".join(f"{k} {r:.3f}" for k, (r, _, _) in row["rewards"].items())
-    same = "identical features" if not row["differences"] else "DIFFER: " + "; ".join(row["differences"][:3])
-    bad = [f"{k}: {m}" for k, (r, passed, m) in row["rewards"].items() if r != 1.0 or not passed]
-    return (f"{row['family']} seed {row['seed']}: {row['counts'][0]} features, {row['counts'][1]} form records, {same}; "
-            f"alternative earns {rewards}" + (f" FAILS {bad}" if bad else "") + f" ({row['seconds']} s)")
+    parts = []
+    for name in CONSTRUCTIONS:
+        b = row["built"].get(name)
+        if b is None:
+            parts.append(f"{name}: {'NONE' if name != 'ellipse' else 'no circle to draw'}")
+            continue
+        rewards = ", ".join(f"{k} {r:.3f}" for k, (r, _, _) in b["rewards"].items())
+        same = "identical features" if not b["differences"] else "DIFFER: " + "; ".join(b["differences"][:3])
+        bad = [f"{k}: {m}" for k, (r, passed, m) in b["rewards"].items() if r != 1.0 or not passed]
+        parts.append(f"{name}: {same}, earns {rewards}" + (f" FAILS {bad}" if bad else ""))
+    return (f"{row['family']} seed {row['seed']}: {row['counts'][0]} features, {row['counts'][1]} form records; "
+            + "; ".join(parts) + f" ({row['seconds']} s)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rows = check(args.glob, args.seeds)
     bad = [r for r in rows if not ok(r)]
-    print(f"{len(rows)} (family, seed) pairs: {len(rows) - len(bad)} built two ways measure the same features and earn "
+    print(f"{len(rows)} (family, seed) pairs: {len(rows) - len(bad)} built every way measure the same features and earn "
           f"1.0 in every kind, {len(bad)} do not")
     return 1 if bad else 0
 

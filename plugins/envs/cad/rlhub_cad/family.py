@@ -32,6 +32,8 @@ class Family:
     mutations: tuple = ()     # how to make wrong parts from the parameters (see mutations.py)
     stated: tuple = ()        # what each kind's prompt states or image shows (see stated.py)
     derived: tuple[str, ...] = ()  # length parameters that follow from others (not stated on their own)
+    free_shape: tuple[str, ...] = ()  # measured kinds whose faces' shape no proportions-graded prompt fixes
+    free_axis: tuple[float, float, float] | None = None  # ... only those running along this axis
     bare_note: str = "every feature left off"
 
     # -- to implement --------------------------------------------------------------------------
@@ -86,8 +88,14 @@ class Family:
     def lengths(self, p: Params) -> list[str]:
         """The length parameters a prompt that states every number states (non-zero floats that
         are not angles or ratios and do not follow from others)."""
+        inert = self.inert(p)
         return [k for k, v in p.items() if isinstance(v, float) and v != 0
-                and k not in self.unscaled and k not in self.derived and k != "shift_x"]
+                and k not in self.unscaled and k not in self.derived and k not in inert and k != "shift_x"]
+
+    def inert(self, p: Params) -> frozenset[str]:
+        """Length parameters that shape nothing for these values (the pitch of a row of one hole):
+        no size of the part, so no wrong part can be made by changing them."""
+        return frozenset()
 
     def solid_spot(self, p: Params) -> tuple[float, float, float, float]:
         """(x, y, z, r): a ball inside the material, clear of every feature, where a wrong part
@@ -101,6 +109,21 @@ class Family:
         x, y, z, r = self.solid_spot(p)
         return (self.script(p).rstrip("\n") + "\n\n# A sealed void inside the material.\n"
                 f'result = result.cut(cq.Workplane("XY").sphere({n(r)}).translate(({n(x)}, {n(y)}, {n(z)})))\n')
+
+    def vented(self, p: Params) -> str:
+        """The reference with a hidden pocket inside the material, reached from outside only by a
+        pinhole running down (-Z) out of the part: no sealed void, the outside unchanged but for
+        the pinhole's mouth, and walls inside that the reference lacks."""
+        from .fmt import n
+
+        x, y, z, r = self.solid_spot(p)
+        side, pin = 1.1 * r, 0.25 * r  # a cube inside the ball (half diagonal 0.95 r), a pin a quarter of it
+        depth = z - self.bbox(p)[2] + 1.0  # from the pocket's centre to below the part
+        return (self.script(p).rstrip("\n") + "\n\n# A hidden pocket, vented by a pinhole out of the bottom.\n"
+                f'pocket = cq.Workplane("XY").box({n(side)}, {n(side)}, {n(side)}).translate(({n(x)}, {n(y)}, {n(z)}))\n'
+                f'pin = cq.Workplane("XY").box({n(pin)}, {n(pin)}, {n(depth)}, centered=(True, True, False))'
+                f".translate(({n(x)}, {n(y)}, {n(z - depth)}))\n"
+                "result = result.cut(pocket).cut(pin)\n")
 
     def adjusted(self, p: Params, key: str, value) -> Params:
         """The part with `key` set to `value` and what follows from it kept consistent (a hole

@@ -237,6 +237,7 @@ def _sized(fam, p: Params, item, grading: dict, first_sized: bool) -> list[Wrong
 
 def derived(fam, p: Params, kind: str, grading: dict) -> list[Wrong]:
     """Every stated property of this kind, with its wrong parts; raises Uncovered if one has none."""
+    from .constructions import nurbs
     from .stated import for_kind
 
     out, uncovered, sized = [], [], 0
@@ -248,7 +249,10 @@ def derived(fam, p: Params, kind: str, grading: dict) -> list[Wrong]:
                 if item.what == "count":
                     for q in ({**p, item.param: p[item.param] + d}, fam.adjusted(p, item.param, p[item.param] + d)):
                         if q[item.param] >= 1 and _valid(fam, p, q):
-                            made.append(Wrong(f"{item.param} count", q, 1.0, f"{q[item.param]} {item.feature} instead of {p[item.param]}"))
+                            # one more, built as exact NURBS: the extra one is read whatever surface it is stored on
+                            made.append(Wrong(f"{item.param} count", q, 1.0, f"{q[item.param]} {item.feature} instead of "
+                                              f"{p[item.param]}" + (" (built as NURBS)" if d > 0 else ""),
+                                              script=nurbs(fam.script(q)) if d > 0 else None))
                             break
                 else:
                     q = {**p, item.param: d}
@@ -256,6 +260,8 @@ def derived(fam, p: Params, kind: str, grading: dict) -> list[Wrong]:
                         made.append(Wrong("steps", q, 1.0, f"{item.feature}: one {'more' if d > 0 else 'fewer'}"))
         elif item.what == "hollow" and item.param == "void":
             made.append(Wrong("sealed void", p, 1.0, "a sealed void inside the material (right outside)", script=fam.voided(p)))
+            made.append(Wrong("vented pocket", p, 1.0, "a hidden pocket inside the material, vented by a pinhole out of "
+                              "the bottom (no sealed void, right outside)", script=fam.vented(p)))
         elif item.what in ("presence", "hollow", "face"):
             q, script = _option(fam, p, item, item.value)
             if script is not None or _valid(fam, p, q):

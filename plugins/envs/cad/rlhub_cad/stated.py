@@ -111,6 +111,10 @@ def grading(fam, kind: str, p: dict) -> dict:
         for s in for_kind(fam, p, kind):
             need += [g for g in s.grades if g not in need]
         out["require"] = tuple(need)
+        if fam.free_shape:  # an extra face of another kind blocks the pass (compare.extra_blocks)
+            out["free_shape"] = tuple(fam.free_shape)
+            if fam.free_axis is not None:
+                out["free_axis"] = tuple(fam.free_axis)
     out.update(fam.free(p, kind))
     return out
 

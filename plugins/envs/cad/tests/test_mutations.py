@@ -144,3 +144,27 @@ def test_shared_helpers_refuse_parts_that_would_not_build():
     for wrong in mutations.Move("bolt_circle_d", "bolts", per_mm=2.0, sizes=(2.0, 500.0)).make(fam, p):
         assert not fam.violations(wrong.params)
     assert len(mutations.Move("bolt_circle_d", "bolts", per_mm=2.0, sizes=(500.0,)).make(fam, p)) == 0
+
+
+def test_a_pitch_that_shapes_nothing_gets_no_wrong_part():
+    """A plate with one row of holes: its `pitch_y` places nothing (rarray puts the row on the
+    centre line), so a pitch_y "changed" by 6 % is the reference itself and must not be offered
+    as a wrong part (CI's plate-holes-edit seed 0 did: it earned 1.0, rightly). The pitch of the
+    axis with several holes is still probed."""
+    import random
+
+    from rlhub_cad.build import build_all
+
+    fam = next(f for f in FAMILIES if f.name == "plate-holes")
+    p = {**fam.sample(random.Random(0)), "nx": 3, "ny": 1, "pitch_x": 13.0, "pitch_y": 6.0, "hole_d": 6.6,
+         "length": 60.0, "width": 40.0, "corner_r": 0.0}
+    assert not fam.violations(p)
+    assert fam.inert(p) == {"pitch_y"}
+    ref, other = build_all([fam.script(p), fam.script({**p, "pitch_y": 6.36})])
+    assert other["volume"] == pytest.approx(ref["volume"], rel=1e-9) and other["bbox"] == pytest.approx(ref["bbox"], abs=1e-9)
+    for kind in ("dimensioned", "edit", "repair"):
+        probed = {w.stated for w in mutations.derived(fam, p, kind, stated.grading(fam, kind, p))}
+        assert "size: pitch x" in probed and "size: pitch y" not in probed, (kind, sorted(probed))
+    p2 = {**p, "ny": 2, "pitch_y": 12.0}
+    assert fam.inert(p2) == set() and "size: pitch y" in {
+        w.stated for w in mutations.derived(fam, p2, "edit", stated.grading(fam, "edit", p2))}

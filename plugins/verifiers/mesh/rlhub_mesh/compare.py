@@ -8,7 +8,8 @@ quantities' c (a wrong discrete property, such as the face a counterbore opens o
 missing or extra feature scores 0. `form` is the mean over the six bounding-box coordinates, the
 volume and the body's faces (planes, bosses, convex cones...); `features` the mean over the
 features (holes, slots, fillets, bores, teeth...). A mismatch beyond tolerance on anything the
-task's grading requires blocks the pass.
+task's grading requires blocks the pass, and so does any feature or face of the candidate that
+matches none of the reference's, in every kind (but the kinds a task's `free_shape` names).
 """
 
 from __future__ import annotations
@@ -101,6 +102,22 @@ class Scales:
 
     def required(self, kind: str) -> bool:
         return self.absolute or kind in self.g.require
+
+    def extra_blocks(self, f: dict) -> bool:
+        """An unmatched candidate feature or face blocks the pass in every kind (what the prompt
+        does not state is not there: a gusset, a tenth hole, a pocket's walls, a free-form
+        face), except for kinds whose shape the prompt leaves free (`free_shape`), along
+        `free_axis` where one is given."""
+        if self.absolute or f["kind"] not in self.g.free_shape:
+            return True
+        if self.g.free_axis is None:
+            return False
+        axis = _vec(self.g.free_axis) / float(np.linalg.norm(self.g.free_axis))
+        if f.get("normal") is not None:  # a plane runs along the axis when it faces square to it
+            return abs(float(np.dot(_vec(f["normal"]), axis))) > 1 - PARALLEL
+        if f.get("axis") is not None:
+            return not _parallel(f["axis"], axis)
+        return False
 
 
 def closeness(err: float, tol: float, decay: float) -> float:
@@ -366,7 +383,7 @@ def match_kind(ref: list[dict], cand: list[dict], s: Scales) -> tuple[float, int
             mismatches.append(Mismatch(label(f), "missing", f"missing: {label(f)}", None, s.required(f["kind"]), f.get("at"), None))
     for j, g in enumerate(cand):
         if j not in matched_c:
-            mismatches.append(Mismatch(label(g), "extra", f"extra: {label(g)}", None, s.required(g["kind"]), None, g.get("at")))
+            mismatches.append(Mismatch(label(g), "extra", f"extra: {label(g)}", None, s.extra_blocks(g), None, g.get("at")))
     return total, len(ref) + len(cand) - len(pairs), mismatches
 
 

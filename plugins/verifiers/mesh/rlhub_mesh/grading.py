@@ -13,7 +13,11 @@
   (planes for fins, vent slots or walls, bosses for a shaft's steps or standoffs, cones for a
   chamfer or a V groove...): each such kind is matched one to one, so a count off by one, a
   missing feature or one on another face fails. A plane's area is required only with
-  `plane_area`. The volume must be within `volume_rel` of the reference's.
+  `plane_area`. The volume must be within `volume_rel` of the reference's. A feature or face of
+  the candidate that matches none of the reference's (of any kind: an extra plane, cylinder,
+  fillet or free-form face) fails too, unless its kind is in `free_shape` (the shape the
+  prompt leaves to the model, e.g. a gear's tooth flanks) and, with `free_axis`, it runs
+  along that axis (a flank, not a pocket's floor).
 - In every mode the solid's sealed voids (shells beyond the outer one) must agree in number.
 - `symmetries`: placements the prompt leaves free (a turn about an axis it does not fix, which of
   two symmetric gaps): 4x4 row-major transforms of the candidate, tried besides the identity;
@@ -46,12 +50,17 @@ class Grading(BaseModel):
     require: tuple[str, ...] = Field(("hole", "slot", "bore", "teeth"), description="normalised: kinds that must match")
     entry: bool = Field(True, description="normalised: holes must open on the reference's face")
     plane_area: bool = Field(False, description="normalised: a required plane's area within size_rel too")
+    free_shape: tuple[str, ...] = Field((), description="normalised: kinds whose extra faces do not block "
+                                        "(a shape the prompt leaves to the model, e.g. a gear's tooth flanks)")
+    free_axis: Optional[tuple[float, float, float]] = Field(
+        None, description="with free_shape: only faces running along this axis are free (planes whose normal is "
+                          "square to it, cylinders and cones on axes parallel to it)")
     volume_rel: float = Field(0.5, gt=0, description="normalised: the volume within this fraction of the reference's")
     symmetries: tuple[tuple[float, ...], ...] = Field((), description="free placements: 4x4 row-major transforms")
     spin: Optional[tuple[tuple[float, float, float], tuple[float, float, float]]] = Field(
         None, description="a free rotation about the axis (point, direction)")
 
-    @field_validator("require")
+    @field_validator("require", "free_shape")
     @classmethod
     def _known(cls, kinds: tuple[str, ...]) -> tuple[str, ...]:
         unknown = [k for k in kinds if k not in KINDS]

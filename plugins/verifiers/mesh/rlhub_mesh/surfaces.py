@@ -1,7 +1,9 @@
 """A part's features, read from its B-rep (never from a mesh), in the part's own frame.
 
 Runs in the measuring process only (see runner.py): it imports OCP. Every face is classified by
-its underlying analytic surface, and faces on one surface merge (OCC splits a cylinder at its
+its underlying analytic surface (a B-spline, Bezier, extrusion or revolution that is a plane,
+cylinder, cone, sphere or torus to a millionth of the part's size counts as one: canonical.py),
+and faces on one surface merge (OCC splits a cylinder at its
 seam, or a face around a cross hole, differently from one construction to the next). Then:
 
 - holes: concave full-turn cylinders, stacked with their coaxial neighbours: counterbores,
@@ -35,10 +37,14 @@ from OCP.TopExp import TopExp, TopExp_Explorer
 from OCP.TopoDS import TopoDS
 from OCP.TopTools import TopTools_IndexedDataMapOfShapeListOfShape, TopTools_IndexedMapOfShape
 
+from . import canonical
+
 FULL_TURN = 2 * math.pi - 1e-6
 HALF_TURN_SLACK = 0.05  # rad: a slot end is a half cylinder
 TANGENT_SIN = 1e-3  # faces meeting at under ~0.06 degrees are tangent (a blend)
 DIR_EPS = 1e-7
+_ANALYTIC = {GeomAbs_Plane: "plane", GeomAbs_Cylinder: "cylinder", GeomAbs_Cone: "cone",
+             GeomAbs_Sphere: "sphere", GeomAbs_Torus: "torus"}
 
 
 # -- small vector helpers (tuples: nothing here may depend on numpy's import in the sandbox) ------
@@ -107,22 +113,34 @@ def _outward_normal(adaptor, face, u, v):
 
 
 class _Face:
-    """One face: its surface type and parameters, in canonical form."""
+    """One face: its surface type and parameters, in canonical form. A face whose surface is a
+    plane, cylinder, cone, sphere or torus written another way (a B-spline, an extrusion of an
+    ellipse with equal radii...) is read as that analytic surface (canonical.py), within `tol`."""
 
-    def __init__(self, index, face):
+    def __init__(self, index, face, tol: float = 0.0):
         self.index, self.face = index, face
         self.adaptor = BRepAdaptor_Surface(face, True)
-        self.kind = {GeomAbs_Plane: "plane", GeomAbs_Cylinder: "cylinder", GeomAbs_Cone: "cone",
-                     GeomAbs_Sphere: "sphere", GeomAbs_Torus: "torus"}.get(self.adaptor.GetType(), "other")
+        self.kind = _ANALYTIC.get(self.adaptor.GetType(), "other")
+        self.geom = None  # the recognised analytic surface (gp_), where the stored one is not
+        if self.kind == "other" and tol > 0:
+            found = canonical.recognise(face, tol)
+            if found is not None:
+                self.kind, self.geom = found
         self.u0, self.u1, self.v0, self.v1 = BRepTools.UVBounds_s(face)
         um, vm = (self.u0 + self.u1) / 2, (self.v0 + self.v1) / 2
-        if self.kind == "plane":
+        if self.kind == "plane" and self.geom is None:
             self.normal, self.mid = None, _xyz(self.adaptor.Value(um, vm))
         else:
             self.normal, self.mid = _outward_normal(self.adaptor, face, um, vm)
         getattr(self, "_" + self.kind)()
 
     def _plane(self):
+        if self.geom is not None:  # the outward normal as the face's own surface says
+            n = _xyz(self.geom.Axis().Direction())
+            if self.normal is not None and _dot(n, self.normal) < 0:
+                n = _mul(n, -1.0)
+            self.dir, self.offset = n, _dot(n, _xyz(self.geom.Location()))
+            return
         pln = self.adaptor.Plane()
         n = _xyz(pln.Axis().Direction())
         if not pln.Direct():  # a left-handed frame: the surface normal is -Z of it
@@ -138,25 +156,31 @@ class _Face:
         self.foot = _foot(_xyz(ax.Location()), self.dir)
 
     def _cylinder(self):
-        cyl = self.adaptor.Cylinder()
+        cyl = self.geom if self.geom is not None else self.adaptor.Cylinder()
         self._axial(cyl.Axis())
         self.radius = cyl.Radius()
-        base = _dot(_xyz(cyl.Axis().Location()), self.dir)
-        ends = sorted((base + self.sense * self.v0, base + self.sense * self.v1))
-        self.t0, self.t1 = ends
-        self.span = self.u1 - self.u0
+        if self.geom is not None:  # its parameters are not angle and height: read the boundary
+            self.t0, self.t1, self.span = canonical.extent(self.face, self.foot, self.dir)
+        else:
+            base = _dot(_xyz(cyl.Axis().Location()), self.dir)
+            self.t0, self.t1 = sorted((base + self.sense * self.v0, base + self.sense * self.v1))
+            self.span = self.u1 - self.u0
         self.concave = self._points_at_axis()
 
     def _cone(self):
-        cone = self.adaptor.Cone()
+        cone = self.geom if self.geom is not None else self.adaptor.Cone()
         self._axial(cone.Axis())
         a, r0 = cone.SemiAngle(), cone.RefRadius()
         base = _dot(_xyz(cone.Location()), self.dir)
-        ends = [(base + self.sense * v * math.cos(a), r0 + v * math.sin(a)) for v in (self.v0, self.v1)]
+        if self.geom is not None:
+            t0, t1, self.span = canonical.extent(self.face, self.foot, self.dir)
+            ends = [(t, abs(r0 + (t - base) * self.sense * math.tan(a))) for t in (t0, t1)]
+        else:
+            ends = [(base + self.sense * v * math.cos(a), r0 + v * math.sin(a)) for v in (self.v0, self.v1)]
+            self.span = self.u1 - self.u0
         ends.sort()
         (self.t0, self.ra), (self.t1, self.rb) = ends
         self.semi_angle = abs(a)
-        self.span = self.u1 - self.u0
         self.concave = self._points_at_axis()
 
     def _points_at_axis(self):
@@ -167,7 +191,7 @@ class _Face:
         return _dot(radial, self.normal) < 0
 
     def _torus(self):
-        tor = self.adaptor.Torus()
+        tor = self.geom if self.geom is not None else self.adaptor.Torus()
         self._axial(tor.Axis())
         self.centre = _xyz(tor.Location())
         self.major, self.radius = tor.MajorRadius(), tor.MinorRadius()
@@ -178,7 +202,7 @@ class _Face:
         self.concave = self.normal is not None and _dot(_sub(ring, self.mid), self.normal) > 0
 
     def _sphere(self):
-        sph = self.adaptor.Sphere()
+        sph = self.geom if self.geom is not None else self.adaptor.Sphere()
         self.centre, self.radius = _xyz(sph.Location()), sph.Radius()
         self.concave = self.normal is not None and _dot(_sub(self.centre, self.mid), self.normal) > 0
 
@@ -261,7 +285,7 @@ class Extractor:
         self.eps = max(diag, 1e-3) * 1e-6  # same surface: agrees to a millionth of the part's size
         self.face_map = TopTools_IndexedMapOfShape()
         TopExp.MapShapes_s(shape, TopAbs_FACE, self.face_map)
-        self.faces = [_Face(i, TopoDS.Face_s(self.face_map.FindKey(i + 1))) for i in range(self.face_map.Extent())]
+        self.faces = [_Face(i, TopoDS.Face_s(self.face_map.FindKey(i + 1)), self.eps) for i in range(self.face_map.Extent())]
         self.edge_faces = TopTools_IndexedDataMapOfShapeListOfShape()
         TopExp.MapShapesAndAncestors_s(shape, TopAbs_EDGE, TopAbs_FACE, self.edge_faces)
         self.used: set[int] = set()
@@ -523,7 +547,7 @@ class Extractor:
         for e in _iter(wire, TopAbs_EDGE):
             c = BRepAdaptor_Curve(TopoDS.Edge_s(e))
             a, b = c.FirstParameter(), c.LastParameter()
-            k = 1 if c.GetType() == GeomAbs_Line else 16
+            k = 1 if canonical.straight(c) else 16  # a NURBS part's straight edges are degree-1 B-splines
             pts += [_xyz(c.Value(a + (b - a) * i / k)) for i in range(k + 1)]
         centre = _mul(tuple(map(sum, zip(*pts))), 1.0 / len(pts))
         count, r_tip, r_root = count_lobes(pts, centre, face.dir)
@@ -533,7 +557,11 @@ class Extractor:
 
 def _plane_area(f: _Face):
     """Area and centroid of a flat face: a polygon's by the shoelace formula when its one
-    boundary is straight edges (gear flanks, fins: most flat faces), else OCC's integration."""
+    boundary is straight edges (gear flanks, fins: most flat faces); a face stored as another
+    surface (a B-spline) by Green's theorem on its boundary (canonical.plane_area: OCC's
+    integration is off by up to a few per cent there); else OCC's integration."""
+    if f.geom is not None:
+        return canonical.plane_area(f.face, _mul(f.dir, f.offset), f.dir)
     wires = list(_iter(f.face, TopAbs_WIRE))
     if len(wires) == 1:
         pts = []

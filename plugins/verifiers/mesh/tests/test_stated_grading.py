@@ -46,18 +46,42 @@ def test_the_volume_is_required_as_a_proportion_where_proportions_are_graded():
     assert not compare.compare(ref, record(bolts(4), volume=70000 * 1.3), Grading(**{**LOOSE, "volume_rel": 0.25})).passed
 
 
-def test_a_stated_kind_is_counted_exactly_and_an_unstated_one_is_not():
+def test_a_stated_kind_is_counted_exactly_and_an_unstated_one_may_be_missing_but_not_extra():
     fins = [plane(x, (s, 0, 0)) for x in (-30, -10, 10, 30) for s in (1, -1)]
     ref = record(bolts(4), form=fins)
     extra = record(bolts(4), form=fins + [plane(45, (1, 0, 0)), plane(44, (-1, 0, 0))])
-    assert compare.compare(ref, extra, Grading(**LOOSE)).passed  # planes not stated: only the score
-    c = compare.compare(ref, extra, Grading(**LOOSE, require=("hole", "plane")))
-    assert not c.passed and sum(m.what == "extra" and m.required for m in c.mismatches) == 2
+    # an extra face blocks in every kind, stated or not (a gusset, a pocket's walls, a fifth fin)
+    for grading in (Grading(**LOOSE), Grading(**LOOSE, require=("hole", "plane"))):
+        c = compare.compare(ref, extra, grading)
+        assert not c.passed and sum(m.what == "extra" and m.required for m in c.mismatches) == 2
+    # a missing one only where its kind is stated (the reference's unstated fillets, walls...)
+    fewer = record(bolts(4), form=fins[:-2])
+    assert compare.compare(ref, fewer, Grading(**LOOSE)).passed
+    assert not compare.compare(ref, fewer, Grading(**LOOSE, require=("hole", "plane"))).passed
     # a stated plane's area is not required (lips and walls come in many thicknesses)...
     bigger = record(bolts(4), form=[{**f, "area": 300.0} for f in fins])
     assert compare.compare(ref, bigger, Grading(**LOOSE, require=("hole", "plane"))).passed
     # ...unless the task asks for it
     assert not compare.compare(ref, bigger, Grading(**LOOSE, require=("hole", "plane"), plane_area=True)).passed
+
+
+def test_a_free_shape_may_have_other_faces_along_its_axis_only():
+    """A gear's tooth flanks are the model's (facets, arcs, splines) where only the count is
+    stated; a face across the axis (a hidden pocket's floor) is still an extra face."""
+    flanks = [plane(0, (math.cos(a), math.sin(a), 0)) for a in (0.1, 0.2)]
+    ref = record(bolts(4), form=flanks)
+    gear = Grading(**LOOSE, free_shape=("plane", "arc"), free_axis=(0, 0, 1))
+    finer = record(bolts(4), form=flanks + [plane(0, (math.cos(0.15), math.sin(0.15), 0))])
+    assert compare.compare(ref, finer, gear).passed
+    assert not compare.compare(ref, finer, Grading(**LOOSE)).passed
+    floor = record(bolts(4), form=flanks + [{**plane(0, (0, 0, 1)), "offset": 4.0}])
+    assert not compare.compare(ref, floor, gear).passed
+    across = {"kind": "arc", "axis": [1, 0, 0], "foot": [0, 0, 5], "r": 2.0, "span": [0, 5], "sweep": 90.0,
+              "concave": False, "at": [0, 0, 7]}
+    assert compare.compare(ref, record(bolts(4), form=flanks + [{**across, "axis": [0, 0, 1]}]), gear).passed
+    assert not compare.compare(ref, record(bolts(4), form=flanks + [across]), gear).passed
+    with pytest.raises(ValidationError, match="unknown feature kind"):
+        Grading(free_shape=("flank",))
 
 
 def test_spin_finds_a_bolt_circle_started_anywhere():

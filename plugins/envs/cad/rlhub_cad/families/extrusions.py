@@ -70,7 +70,7 @@ class HeatSink(Family):
                 f"Y = -{n(p['width'] / 4)} and +{n(p['width'] / 4)}")
 
     def abstract(self, p):
-        return f"a straight-fin heat sink with {p['fins']} fins and two mounting holes"
+        return f"a straight-fin heat sink with {p['fins']} fins running along Y and two mounting holes"
 
     def dimensioned(self, p):
         return (f"A base plate {mm(p['length'])} along X, {mm(p['width'])} along Y and {mm(p['base_t'])} thick, carrying "

@@ -9,6 +9,7 @@ from ..mutations import Bare, Count, Resize
 from ..stated import count, presence, size
 from ..fmt import mm, n
 
+TOOTH_FACES = ("plane", "arc", "fillet", "surface")  # what a tooth flank can be measured as
 _AXIAL = "with its axis on the Z axis and its bottom face on the XY plane (Z from 0 up)"
 
 
@@ -22,6 +23,9 @@ class SpurGear(Family):
     mutations = (Resize("bore_d", "bore diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain blank at the tip diameter, no teeth, no bore"
     stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the bore"), size("bore_d", "bore diameter", kinds=("image",)))
+    # The tooth profile is the model's where only the count is stated: any flanks (flat
+    # facets, arcs, splines, root fillets) parallel to the axis; nothing else may be added.
+    free_shape, free_axis = TOOTH_FACES, (0.0, 0.0, 1.0)
 
     def solid_spot(self, p):
         root_r = p["module"] * p["teeth"] / 2 - 1.25 * p["module"]
@@ -147,6 +151,7 @@ class RingGear(Family):
     mutations = (Resize("outer_d", "outside diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain ring, no teeth"
     stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the teeth", grades=("teeth",)))
+    free_shape, free_axis = TOOTH_FACES, (0.0, 0.0, 1.0)
 
     def solid_spot(self, p):
         root_r = p["module"] * p["teeth"] / 2 + 1.25 * p["module"]

@@ -118,6 +118,10 @@ class HolePlate(_Plate):
     stated = (st.count("nx", "columns of holes (along X)"), st.count("ny", "rows of holes (along Y)"), st.presence("omit", "the holes"),
               st.size("hole_d", "hole diameter", kinds=("image",)), _FILLETS)
 
+    def inert(self, p):
+        """The pitch along an axis with one hole: `rarray` puts a single row on the centre line."""
+        return frozenset(f"pitch_{axis}" for axis in "xy" if p[f"n{axis}"] == 1)
+
     def adjusted(self, p, key, value):
         """Another count of columns or rows over the same span (first to last hole), or at the
         least pitch that keeps holes apart when there was one."""
@@ -137,7 +141,8 @@ class HolePlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes"
+        return (f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes "
+                f"({p['nx']} along X, {p['ny']} along Y)")
 
     def _pattern(self, p):
         return (f"{p['nx'] * p['ny']} through holes of {mm(p['hole_d'])} diameter on a {p['nx']} x {p['ny']} grid "
@@ -236,7 +241,8 @@ class SlotPlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} for adjustable mounting"
+        return (f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} "
+                f"running along Y for adjustable mounting")
 
     def _slots(self, p):
         where = (f"{p['slots']} slots spaced {mm(p['slot_pitch'])} apart along X, the group centred on the plate"
