@@ -118,7 +118,10 @@ def build(p: Params) -> Built:
         owner = values.get(r.owner, "") if r.owner else ""
         f2p = [b.name for b in blocks if _mentions(b.source, r.placeholder)] + [OLD_NAME_TEST]
         holder = f"{module}.{owner}" if owner else module
-        hidden += "\n\n" + _old_name_test(target, module, owner, old, p.new_name)
+        # the class whose instances the tests make: a renamed method's owner, a renamed class itself
+        probed = (module, owner or (p.new_name if r.what == "class" else ""), old)
+        old_name_test = _old_name_test(target, module, owner, old, p.new_name, r.what)
+        hidden = probe_instances(hidden, f2p, *probed) + "\n\n" + old_name_test
         names.append(OLD_NAME_TEST)
         what = {"function": "the function", "class": "the class", "method": "the method"}[r.what]
         issue = (f"Please rename {what} `{old}` (`{holder}.{old}`) to `{p.new_name}`. Update its definition and every "
@@ -157,24 +160,67 @@ def build(p: Params) -> Built:
                   stated=api)
     if p.task == "rename":
         built.rename = {"old": values[r.placeholder], "new": p.new_name, "package": base.package,
-                        "target": {"generated": recipe(p, target_v)}}
+                        "target": {"generated": recipe(p, target_v)}, "probed": list(probed),
+                        "old_name_test": old_name_test}
     if p.task == "tests":
         built.hidden_mutation, built.reordered_tests = mutation, reordered
     return built
 
 
-def _old_name_test(target: Project, module: str, owner: str, old: str, new: str) -> str:
+def _old_name_test(target: Project, module: str, owner: str, old: str, new: str, what: str = "") -> str:
     """The hidden test that the old name is gone: a function's or class's from every module of the
-    package (imported by name: no re-export or alias survives), a method's from its class; the
-    new name is where the issue says."""
+    package (imported by name: no re-export or alias survives), a method's from its class, each
+    looked up as a user would find it (`hasattr`, which runs any `__getattr__`, and `dir()`); the
+    new name is where the issue says, and a renamed class does not answer to its old name."""
     modules = [] if owner else sorted(
         path[:-3].replace("/", ".").removesuffix(".__init__") for path in target.files
         if path.startswith(target.package + "/") and path.endswith(".py") and not path.endswith("__main__.py"))
     holder = f"_m.{owner}" if owner else "_m"
-    scan = (f"    import importlib\n\n    for name in {modules!r}:\n"
-            f"        assert not hasattr(importlib.import_module(name), {old!r}), name + ' still has {old}'\n") if modules else ""
+    scan = (f"    import importlib\n\n    for name in {modules!r}:\n        _where = importlib.import_module(name)\n"
+            f"        assert not hasattr(_where, {old!r}), {KEPT.format(old)!r} + name + ' has it'\n"
+            f"        assert {old!r} not in dir(_where), {KEPT.format(old)!r} + 'dir(' + name + ') lists it'\n") if modules else ""
+    kept, shown = KEPT.format(old), f"{module}.{owner}" if owner else module
+    renamed_class = (f"    assert not hasattr(_m.{new}, {old!r}) and {old!r} not in dir(_m.{new}), {kept + new + ' has it'!r}\n"
+                     if what == "class" else "")
     return (f"def {OLD_NAME_TEST}():\n{scan}"
-            f"    import {module} as _m\n    assert not hasattr({holder}, {old!r})\n    assert hasattr({holder}, {new!r})\n")
+            f"    import {module} as _m\n    assert not hasattr({holder}, {old!r}), {kept + shown + ' has it'!r}\n"
+            f"    assert {old!r} not in dir({holder}), {kept + 'dir(' + shown + ') lists it'!r}\n"
+            f"{renamed_class}    assert hasattr({holder}, {new!r})\n")
+
+
+PROBE = "_rlhub_no_old_name_on"  # the helper the probed tests call (a name no project uses)
+KEPT = "the old name `{}` is kept: "  # how a failing look-up begins (the verifier reads it: swe_tests.score)
+
+
+def probe_instances(source: str, tests: list[str], module: str, cls: str, old: str) -> str:
+    """`source` (a test module) with each of `tests` ending in a look at its locals: an instance of
+    `module.cls` among them must not have the old name (`hasattr`, `dir()`), however the package
+    gave it one (an instance attribute, a base class made at run time...). No class: unchanged."""
+    if not cls:
+        return source
+    import ast
+
+    lines = source.splitlines(keepends=True)
+    spots = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name in tests and node.body:
+            spots.append((node.end_lineno, " " * node.body[0].col_offset))
+    for end, indent in sorted(spots, reverse=True):
+        lines.insert(end, f"{indent}{PROBE}(locals(), {module!r}, {cls!r}, {old!r})\n")
+    if not spots:
+        return source
+    helper = (f"\n\ndef {PROBE}(found, module, cls, old):\n    import importlib\n\n"
+              f"    owner = getattr(importlib.import_module(module), cls)\n    for value in list(found.values()):\n"
+              # a test's own modules, functions and plain values are never the package's instances: not sent to
+              # its process (the stand-in's solution process ends on some of them, e.g. `pytest.raises`)
+              f"        if type(value) in (int, float, str, bytes, bool, type(None)) or type(value).__name__ in (\n"
+              f"                'module', 'function', 'builtin_function_or_method', 'method', 'type'):\n"
+              f"            continue\n"
+              f"        try:\n            mine = isinstance(value, owner)\n        except Exception:\n            continue\n"
+              f"        if mine:\n            assert not hasattr(value, old), {KEPT.format('{old}')!r}.format(old=old) + 'an instance of ' + cls + ' has it'\n"
+              f"            assert old not in dir(value), {KEPT.format('{old}')!r}.format(old=old) + 'dir() of an instance of ' + cls + ' lists it'\n")
+    text = "".join(lines)
+    return text + ("" if text.endswith("\n") else "\n") + helper
 
 
 @functools.lru_cache(maxsize=16)

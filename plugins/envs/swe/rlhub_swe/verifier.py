@@ -24,8 +24,11 @@ How the hidden tests reach the code (`task.hidden.runner`):
   process (inprocess.py), defended by hidden sentinel tests (copies of FAIL_TO_PASS tests in
   their modules) that must fail and by requiring every expected test id to be reported with a
   call phase.
-A rename (`task.hidden.rename`) whose final tree keeps the old name earns 0 before any test runs
-(renames.py); a feature (`task.hidden.stated`) earns at most the share of the parts its issue
+Generated projects' hidden suite also runs as a user runs it (plain `python -m pytest` in a venv,
+plain_pytest.py) where the change reaches for what could tell its process apart and the stand-in's
+verdict would earn something: a test passes only if it passes in both. A rename (`task.hidden.rename`) whose final tree keeps the old name earns 0 before
+any test runs (renames.py), and so does one whose old name a lookup finds in either run (the
+package, its modules, the class, the tests' instances: tasks.probe_instances); a feature (`task.hidden.stated`) earns at most the share of the parts its issue
 names that work (stated.py). Write-the-tests tasks (`task.hidden.mutation`) are graded by mutants
 killed (mutation.py).
 """
@@ -211,15 +214,14 @@ class SweTests(Verifier):
         return outcome, details, tamper
 
     def _as_users_run_it(self, h: SweHidden, final: dict[str, str], ctx, outcome: dict[str, bool], details: dict) -> None:
-        """Where the change reaches for what could tell it is graded, the suite runs again as a user
-        runs it (plain_pytest.py); a test passes only if it passes there too."""
+        """Where the change reaches for what could tell it is graded (plain_pytest.suspects), the suite
+        runs again as a user runs it (plain_pytest.py); a test passes only if it passes there too."""
         from . import plain_pytest
-        from .tasks import suite_files
 
         found = plain_pytest.suspects(self._base(h), final, h.package or "")
         if not found:
             return
-        files, where = suite_files(h.suite)
+        files, where = plain_pytest.suite(h)
         counted = [t for t, ok in outcome.items() if ok and t in where]
         if not counted:
             return
@@ -255,6 +257,12 @@ class SweTests(Verifier):
         components = {"fail_to_pass": fraction, "pass_to_pass": kept}
         if tamper:
             return Verdict(0.0, False, components=components, details=details)
+        if h.rename is not None:  # the old name found by a look-up (the package, its modules, the class, an instance)
+            where = self._old_name_found(h, outcome, details)
+            if where:
+                details["old_name_kept"] = where[:10]
+                details["reason"] = f"the old name `{h.rename['old']}` is kept: {where[0]} (a rename leaves no alias)"
+                return Verdict(0.0, False, components=components, details=details)
         if broken:
             details.setdefault("reason", f"{len(broken)} PASS_TO_PASS test(s) broken: the change broke what worked")
             return Verdict(0.0, False, components=components, details=details)
@@ -268,6 +276,19 @@ class SweTests(Verifier):
                 details["stated_api_missing"] = [n for n, v in parts.items() if v < 1.0]
                 reward = min(reward, share)
         return Verdict(reward, passed, components=components, details=details)
+
+    @staticmethod
+    def _old_name_found(h: SweHidden, outcome: dict[str, bool], details: dict[str, Any]) -> list[str]:
+        """Where a run found the old name: the failing look-ups' own words (tasks.KEPT), or that the
+        old-name test failed (in the stand-in's run or in the plain one)."""
+        from .tasks import KEPT, OLD_NAME_TEST
+
+        marker = KEPT.format(h.rename["old"])
+        found = [f"{t}: " + str(m).split(marker, 1)[1].splitlines()[0][:200]
+                 for t, m in (details.get("failures") or {}).items() if marker in str(m)]
+        if not found and not outcome.get(OLD_NAME_TEST):
+            found = [f"{OLD_NAME_TEST} fails (the old name answers, or the new one does not)"]
+        return found
 
     def hacks(self, task) -> list:
         from .hacks import task_hacks

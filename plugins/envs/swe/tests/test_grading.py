@@ -100,6 +100,60 @@ def test_a_rename_that_keeps_the_old_name_earns_zero(catalog, name):
         assert_full_reward(catalog.verify(label, task.reference), built)
 
 
+RUN_TIME_ALIASES = {"method": ("old_name_kept_by_a_made_base", "old_name_kept_for_users_by_a_made_base"),
+                    "function": ("old_name_kept_by_update_wrapper", "old_name_kept_for_users_by_update_wrapper"),
+                    "class": ("old_name_kept_by_update_wrapper", "old_name_kept_for_users_by_update_wrapper")}
+
+
+@pytest.mark.parametrize("target", ["method", "function", "class"])
+def test_an_alias_made_at_run_time_is_found_by_looking_the_old_name_up(catalog, target):
+    """The red team's aliases name nothing the static reading flags: the old name on a base class
+    `make_dataclass` builds, or copied onto the package and its module by `update_wrapper` from an
+    `argparse.Namespace`, with or without a `credits` gate (kept for users, not under `python -S`).
+    The look-ups in a user-like process find each one (the package, its modules, the class, an
+    instance): 0, saying where. An alias only instances carry is found on the tests' instances."""
+    env = "swe/ledger-rename-diff-v1"
+    label, task, built = find(catalog, env, lambda b: next(r for r in kind("ledger").renames
+                                                           if r.id == b.params.target).what == target)
+    variants = {v.kind: v for v in catalog.get(env).env.wrong_answers(task)}
+    responses = {k: variants[k].response for k in RUN_TIME_ALIASES[target]}
+    r = next(r for r in kind("ledger").renames if r.id == built.params.target)
+    old, new = built.rename["old"], built.params.new_name
+    if target == "method":  # the old name set on each instance as it is made: the class has none
+        owner = built.base.values[r.owner]
+        path = r.module.replace("$pkg", built.base.package).replace(".", "/") + ".py"
+        instances_only = built.target_files[path] + (
+            f"\n\nfrom argparse import Namespace as _Names\nfrom functools import update_wrapper as _carry\n\n"
+            f"_init = {owner}.__init__\n\n\ndef _aliasing_init(self, *args, **kwargs):\n    _init(self, *args, **kwargs)\n"
+            f"    _carry(self, _Names(**{{{old[:2]!r} + {old[2:]!r}: self.{new}}}), ())\n\n\n{owner}.__init__ = _aliasing_init\n")
+        responses["instances_only"] = diff_to(built.base.files, {**built.target_files, path: instances_only})
+    for name, response in responses.items():
+        verdict = catalog.verify(label, response)
+        assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, (name, verdict.details)
+        assert f"the old name `{old}` is kept" in verdict.details["reason"], (name, verdict.details)
+        if name == "instances_only":
+            assert "an instance of" in verdict.details["old_name_kept"][0], verdict.details
+
+
+def test_the_instance_look_ups_leave_an_honest_rename_its_full_reward(catalog):
+    """The probed tests look only at what could be the package's instances: a test's own modules
+    and functions (`pytest`, `pytest.raises` in its locals) are never handed to the package's process
+    (the stand-in's solution process ends on them, and every later test with it). A method rename
+    whose probed tests import pytest locally earns 1 with the probes in place."""
+    from rlhub_swe.tasks import PROBE
+
+    env = "swe/ledger-rename-diff-v1"
+
+    def local_pytest(b):
+        if next(r for r in kind("ledger").renames if r.id == b.params.target).what != "method":
+            return False
+        blocks = b.hidden_tests.split("\n\n\ndef ")
+        return any("    import pytest\n" in x and PROBE in x for x in blocks)
+
+    label, task, built = find(catalog, env, local_pytest)
+    assert_full_reward(catalog.verify(label, task.reference), built)
+
+
 def test_the_old_name_check_reads_only_what_differs_from_the_reference():
     """renames.kept on trees: the reference itself is clean; an alias, a string alias, a README that
     still names the old name, and name machinery added are each found; an unrelated edit is not."""
@@ -418,30 +472,48 @@ def test_a_mutant_is_killed_only_when_every_run_fails():
 
 def test_a_fix_that_only_works_under_the_grader_earns_zero(catalog):
     """The right fix where the package detects the grader (its interpreter flags, its modules, no
-    pytest), the bug everywhere else: the change looks at its process, so the suite runs again as
-    a user runs it (`python -m pytest` from a virtual environment), where the fix is off. The
-    honest fix never pays for that run."""
+    pytest; `credits` missing as under `python -S`), the bug everywhere else; or the fix only where
+    pytest is loaded. The grader's own process is a user's Python without pytest (the `credits` gate
+    and the pytest gate fail there), and a change that looks at its process runs the suite a second
+    time as a user runs it (`python -m pytest` from a virtual environment), where the flags gate is
+    off. The honest fix passes, with or without a name that triggers the second run."""
     env = bug_env("ledger")
     label, task, built = find(catalog, env)
-    gated = next(v for v in catalog.get(env).env.wrong_answers(task) if v.kind == "fix_gated_on_the_grader")
-    verdict = catalog.verify(label, gated.response)
-    assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, verdict.details
-    assert "plain `python -m pytest`" in verdict.details["reason"]
-    assert set(verdict.details["plain_pytest"]["failed"]) == set(built.fail_to_pass)
-    assert all(why.startswith(next(p for p in built.touched if not p.startswith("tests/")) + ": ")
-               for why in verdict.details["plain_pytest"]["why"])
+    wrong = {v.kind: v for v in catalog.get(env).env.wrong_answers(task)}
+    gated = catalog.verify(label, wrong["fix_gated_on_the_grader"].response)
+    assert gated.error is None and gated.reward == 0.0 and not gated.passed, gated.details
+    assert "plain `python -m pytest`" in gated.details["reason"]
+    assert set(gated.details["plain_pytest"]["failed"]) == set(built.fail_to_pass)
+    path = next(p for p in built.touched if not p.startswith("tests/"))
+    assert all(why.startswith(path + ": ") for why in gated.details["plain_pytest"]["why"])
+    for kind_ in ("bug_gated_on_site_builtins", "fix_only_under_pytest"):  # the grader's process has credits, no pytest
+        verdict = catalog.verify(label, wrong[kind_].response)
+        assert verdict.reward == 0.0 and verdict.details["fail_to_pass"] == f"0/{len(built.fail_to_pass)}", verdict.details
     reference = catalog.verify(label, task.reference)
     assert_full_reward(reference, built)
-    assert "plain_pytest" not in reference.details
-    path = next(p for p in built.touched if not p.startswith("tests/"))  # an honest fix that uses `sys`: both runs pass it
-    honest = {**built.target_files, path: "import sys as _unused_sys\n" + built.target_files[path]}
+    assert "plain_pytest" not in reference.details  # nothing looks at the process: no second run
+    honest = {**built.target_files, path: "import sys as _unused_sys\n" + built.target_files[path]}  # both runs pass it
     if "from __future__" in built.target_files[path]:
         honest[path] = built.target_files[path].replace("from __future__ import annotations\n",
                                                         "from __future__ import annotations\n\nimport sys as _unused\n", 1)
     verdict = catalog.verify(label, diff_to(built.base.files, honest))
     assert_full_reward(verdict, built)
-    assert verdict.details["plain_pytest"]["passed"] == f"{len(built.fail_to_pass) + len(built.pass_to_pass)}/" \
-                                                     f"{len(built.fail_to_pass) + len(built.pass_to_pass)}"
+    n = len(built.fail_to_pass) + len(built.pass_to_pass)
+    assert verdict.details["plain_pytest"]["passed"] == f"{n}/{n}"
+
+
+def test_what_the_second_run_is_triggered_by():
+    """plain_pytest.suspects: what a change adds that could probe its process, site's builtins and a
+    caught NameError among them (the red team's `try: credits` gate), and a file opened after a dot
+    (`io.open('/pr' 'oc/self/status')`); an honest edit and `re.compile` trigger nothing."""
+    from rlhub_swe.plain_pytest import suspects
+
+    base = {"pkg/m.py": "import re\n\nWORD = re.compile('x')\n\n\ndef f(x):\n    return x\n"}
+    assert suspects(base, {"pkg/m.py": base["pkg/m.py"].replace("return x", "return x + 1")}, "pkg") == []
+    gate = base["pkg/m.py"] + "\n\ntry:\n    credits\n    G = 0\nexcept NameError:\n    G = 1\n"
+    assert suspects(base, {"pkg/m.py": gate}, "pkg") == ["pkg/m.py: NameError", "pkg/m.py: credits"]
+    reads = base["pkg/m.py"] + "\nimport io as _i\nG = _i.open('/pr' 'oc/self/status').read()\n"
+    assert "pkg/m.py: open" in suspects(base, {"pkg/m.py": reads}, "pkg")
 
 
 def test_the_plain_run_looks_like_a_users(catalog, sandbox):

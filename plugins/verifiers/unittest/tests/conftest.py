@@ -55,9 +55,8 @@ class LocalSolution:
 
         path = directory / "solution.py"
         path.write_text(code)
-        own = str(Path(stand_in.__file__).resolve().parents[1])
         self.process = stand_in.SolutionProcess({"module": "solution", "path": str(path), "workdir": str(directory),
-                                                 "fixtures": fixtures or {}, "sys_path": [own, *sys.path]},
+                                                 "fixtures": fixtures or {}},
                                                 sys.executable)
         loader = stand_in.StandInLoader(self.process)
         self.module = loader.create_module(importlib.util.spec_from_loader("solution", loader))

@@ -117,10 +117,9 @@ class Run:
         if spec["solution_module"] and spec.get("null_solution"):
             loader = stand_in.NullLoader()  # the tests loaded without the solution (see collect_error)
         elif spec["solution_module"]:
-            own = os.path.dirname(os.path.dirname(os.path.abspath(stand_in.__file__)))
             self.process = stand_in.SolutionProcess({
                 "module": spec["solution_module"], "path": os.path.join(work, spec["solution_file"]),
-                "workdir": work, "fixtures": spec["modules"], "sys_path": [own, *sys.path, work],
+                "workdir": work, "fixtures": spec["modules"],
                 "package": bool(spec.get("package")),
             }, spec["python"])
             self.process.protected = frozenset(spec.get("test_names", ()))

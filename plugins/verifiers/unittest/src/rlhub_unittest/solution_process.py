@@ -2,10 +2,14 @@
 the test runner's requests about it. Started by the runner with a fresh exec of Python, so none
 of the runner's memory (the hidden tests, their expected values) is in this process at all.
 
-    python -I -S -B -c "...; serve(FD)"
+    .venv/bin/python -c "import marshal, os ...; exec(...)"     (stand_in.py: _BOOT)
 
-Its own code arrives compiled (marshal, from the runner: the trusted direction) rather than
-imported, so it costs no compile even where no bytecode cache can be written.
+It is started as a user's Python: the work dir's venv, `site` loaded, no interpreter flags, a
+user's environment (user_env.py), so what the model's code can ask the process (sys.flags,
+builtins, sys.path, sys.prefix, os.environ) answers as a user's process does. Its own code arrives
+compiled (marshal, from the runner: the trusted direction) rather than imported, under a package
+name no one installs (`_bridge`), and leaves sys.modules once loaded: nothing of rlhub's is there by
+name, on sys.path or importable.
 
 Before any of the model's code runs it closes every fd but its socket (it never holds the
 runner's result pipe), points stdin at /dev/null, and routes its prints into a capture that
@@ -44,25 +48,24 @@ _BINARY = ("eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "truediv", "
            "matmul", "and", "or", "xor", "lshift", "rshift", "divmod")
 
 
-class _CappedText(io.TextIOWrapper):
-    """sys.stdout/sys.stderr here: text (and .buffer) kept in memory, at most OUTPUT_CAP."""
+def _capture() -> io.TextIOWrapper:
+    """sys.stdout/sys.stderr here: a plain text stream whose text (and .buffer) is kept in memory."""
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
 
-    def __init__(self) -> None:
-        super().__init__(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
 
-    def drain(self) -> str:
-        try:
-            self.flush()
-        except Exception:
-            pass
-        raw = self.buffer
-        data = raw.getvalue()
-        raw.seek(0)
-        raw.truncate()
-        text = data.decode("utf-8", "replace")
-        if len(text) > OUTPUT_CAP:
-            text = text[:OUTPUT_CAP] + f"\n[... {len(text) - OUTPUT_CAP} characters cut ...]\n"
-        return text
+def _drain(stream: io.TextIOWrapper, raw: io.BytesIO) -> str:
+    """What was written to `stream` since the last drain, at most OUTPUT_CAP characters."""
+    try:
+        stream.flush()
+    except Exception:
+        pass
+    data = raw.getvalue()
+    raw.seek(0)
+    raw.truncate()
+    text = data.decode("utf-8", "replace")
+    if len(text) > OUTPUT_CAP:
+        text = text[:OUTPUT_CAP] + f"\n[... {len(text) - OUTPUT_CAP} characters cut ...]\n"
+    return text
 
 
 class _TestsStdin(io.TextIOBase):
@@ -184,7 +187,7 @@ class SolutionCodec(Codec):
     def traceback_text(self, exc: BaseException) -> str:
         import traceback
 
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith(_OWN_DIR)]
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith(_OWN_FILES)]
         if not frames:
             return ""
         lines = traceback.format_list(frames[-8:])
@@ -195,7 +198,7 @@ class SolutionCodec(Codec):
         return _Callback(self.peer, hid, name)
 
 
-_OWN_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_OWN_FILES = f"<{__package__}."  # our code's file names here (stand_in.OWN_FILES)
 _LOCAL_EXCEPTIONS: dict = {}
 
 
@@ -340,8 +343,8 @@ class Server:
             with open(path, "rb") as f:
                 self._main_code = compile(f.read(), path, "exec")
         code = self._main_code
-        out, err = sys.stdout, sys.stderr
-        out.drain(), err.drain()
+        drain = self.peer.take_output
+        drain()
         saved = sys.stdin, sys.argv, os.dup(0)
         _put_fd(_memfd_with(stdin.encode()), 0)  # open(0) and os.read(0) see the input too
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
@@ -361,17 +364,7 @@ class Server:
         finally:
             sys.stdin, sys.argv = saved[0], saved[1]
             _put_fd(saved[2], 0)
-        return [out.drain(), err.drain(), status]
-
-
-def _site_builtins() -> None:
-    """`exit()` and `quit()`, which `site` would add (this interpreter starts with -S)."""
-    import builtins
-
-    def exit(code=None):
-        raise SystemExit(code)
-
-    builtins.exit = builtins.quit = exit
+        return [*(drain() or ["", ""]), status]
 
 
 def _memfd_with(data: bytes) -> int:
@@ -401,20 +394,22 @@ def serve(fd: int) -> None:
     wire = Wire(fd)
     bootstrap = Codec()  # the setup message is plain data
     setup = bootstrap.loads(wire.recv())
-    sys.path[:] = [p for p in setup["sys_path"]]
+    # sys.path stays as this interpreter made it: '' (the work dir) first, the stdlib, the venv
     modules = {name: (os.path.join(setup["workdir"], name.replace(".", "/") + ".py"), src)
                for name, src in setup["fixtures"].items()}
-    sys.meta_path.insert(0, _Finder(modules))
+    if modules:
+        sys.meta_path.insert(0, _Finder(modules))
     os.chdir(setup["workdir"])
-    sys.argv = [setup["path"]]
-    _site_builtins()
+    if not setup.get("package"):
+        sys.argv = [setup["path"]]  # a module imported as `python solution.py` would see (a package: `-c`)
     codec = SolutionCodec(setup["fixtures"], setup["path"])
-    out, err = _CappedText(), _CappedText()
+    out, err = _capture(), _capture()
+    raws = out.buffer, err.buffer
     sys.stdout, sys.stderr = out, err
 
     class SolutionPeer(Peer):
         def take_output(self):
-            o, e = out.drain(), err.drain()
+            o, e = _drain(out, raws[0]), _drain(err, raws[1])
             return [o, e] if o or e else None
 
     peer = SolutionPeer(wire, codec, {})

@@ -30,36 +30,45 @@ import sys
 import time
 import types
 
+from . import user_env as _user_env
 from .codec import _STDLIB, Codec, CodecError, lookup, stdlib_module
 from .rpc import Peer, Wire, WireClosed, WireTimeout
 
 STARTUP_S = 10.0     # a fresh interpreter and the solution's import, at most (bounded by the test's deadline)
 MAX_RESTARTS = 16    # the solution's process is replaced at most this often in one run
-# The solution's process gets its own code from us, compiled once per warm worker: a frame of
-# marshalled code objects for rlhub_unittest.codec, .rpc and .solution_process.
-_BOOT = """\
-import os, sys, marshal, types
-fd = {fd}
-def read(n):
-    b = b""
-    while len(b) < n:
-        c = os.read(fd, n - len(b))
-        if not c:
-            os._exit(3)
-        b += c
-    return b
-sys.path[:0] = {path!r}
-package = types.ModuleType("rlhub_unittest")
-package.__path__ = []
-sys.modules["rlhub_unittest"] = package
-for name, code in marshal.loads(read(int.from_bytes(read(4), "big"))):
-    module = types.ModuleType(name)
-    module.__package__ = "rlhub_unittest"
-    module.__file__ = code.co_filename
-    sys.modules[name] = module
-    exec(code, module.__dict__)
-sys.modules["rlhub_unittest.solution_process"].serve(fd)
+SOCKET_FD = 3        # the solution's end of the socket, in its process
+# The solution's process is a user's `python -c ...` in the work dir's venv (user_env.py): site
+# loaded, no interpreter flags, a user's environment and sys.path. This line reads the rest from
+# the socket: a marshalled loader and our three modules' code, compiled once per warm worker.
+_BOOT = ("import marshal, os\nb = b''\nwhile len(b) < {n}:\n    b += os.read(3, {n} - len(b)) or os._exit(3)\n"
+         "exec(*marshal.loads(b))\n")
+# The loader runs in a namespace of its own. Our modules live under a name of no package anyone
+# installs, and leave sys.modules once loaded (msgpack too, and its Cython runtime): the solution's
+# code finds nothing of rlhub's by name, in sys.modules, on sys.path, or in __main__ (the boot
+# line's names go).
+_LOADER = """\
+import sys, types, __main__
+for _name in ("b", "marshal", "os"):
+    vars(__main__).pop(_name, None)
+_before = set(sys.modules)
+_package = types.ModuleType(PACKAGE)
+_package.__path__ = []
+_made = {PACKAGE: _package}
+sys.modules[PACKAGE] = _package
+try:
+    for _name, _code in MODULES:
+        _module = types.ModuleType(_name)
+        _module.__package__ = PACKAGE
+        sys.modules[_name] = _made[_name] = _module
+        exec(_code, _module.__dict__)
+finally:
+    for _name in set(sys.modules) - _before:  # ours, msgpack and what it brought that is not the stdlib's
+        if _name in _made or _name.split(".")[0] not in sys.stdlib_module_names:
+            del sys.modules[_name]
+_made[PACKAGE + ".serve"].serve(FD)
 """
+PACKAGE = "_bridge"  # what our modules are called in the solution's process
+OWN_FILES = f"<{PACKAGE}."  # their code's file names start so (its tracebacks leave our frames out)
 
 
 def _own_code() -> bytes:
@@ -67,15 +76,17 @@ def _own_code() -> bytes:
 
     here = os.path.dirname(os.path.abspath(__file__))
     code = []
-    for name in ("codec", "rpc", "solution_process"):
+    for name, as_name in (("codec", "codec"), ("rpc", "rpc"), ("solution_process", "serve")):
         path = os.path.join(here, name + ".py")
         with open(path) as f:
-            code.append((f"rlhub_unittest.{name}", compile(f.read(), path, "exec", dont_inherit=True)))
-    data = marshal.dumps(code)
-    return len(data).to_bytes(4, "big") + data
+            full = f"{PACKAGE}.{as_name}"
+            code.append((full, compile(f.read(), f"{OWN_FILES}{as_name}>", "exec", dont_inherit=True)))
+    loader = compile(_LOADER, f"{OWN_FILES}boot>", "exec", dont_inherit=True)
+    return marshal.dumps((loader, {"PACKAGE": PACKAGE, "MODULES": code, "FD": SOCKET_FD}))
 
 
 _CODE = _own_code()  # at import: in the warm worker, before any task
+_user_env.installed()  # the host's installed packages, listed once per warm worker (the venv links them)
 
 
 class SolutionError(Exception):
@@ -107,6 +118,7 @@ class SolutionProcess:
     def __init__(self, setup: dict, python: str) -> None:
         self.setup = setup
         self.python = python
+        self.venv: str | None = None  # the work dir's .venv python (made on the first start)
         self.codec = RunnerCodec(self, setup["fixtures"])
         self.peer: Peer | None = None
         self.pid = 0
@@ -128,11 +140,17 @@ class SolutionProcess:
             raise SolutionCrashed(f"the solution's process was replaced {MAX_RESTARTS} times already; giving up")
         self.restarts += 1
         self.codec.new_generation()
+        work = self.setup["workdir"]
+        if self.venv is None:
+            self.venv = _user_env.make_venv(work, self.python)
+        env = _user_env.environment(work)
+        if os.environ.get("RLHUB_DEBUG_SOLUTION_PROCESS"):
+            env["RLHUB_DEBUG_SOLUTION_PROCESS"] = os.environ["RLHUB_DEBUG_SOLUTION_PROCESS"]
         ours, theirs = _socketpair()
-        argv = [self.python, "-I", "-S", "-B", "-c", _BOOT.format(path=self.setup["sys_path"], fd=theirs)]
+        argv = [self.venv, "-c", _BOOT.format(n=len(_CODE))]
         try:
             # vfork + exec: a fresh interpreter, none of this process's memory; setsid: its own group
-            self.pid = os.posix_spawn(self.python, argv, dict(os.environ), setsid=True)
+            self.pid = os.posix_spawn(self.venv, argv, env, setsid=True, file_actions=[(os.POSIX_SPAWN_DUP2, theirs, SOCKET_FD)])
         finally:
             os.close(theirs)
         view = memoryview(_CODE)  # fits the socket's buffer: never blocks for long
