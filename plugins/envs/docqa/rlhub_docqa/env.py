@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hub import Variant
 from hub.core.family import Family
@@ -24,6 +25,11 @@ INSTRUCTIONS = (
     f"\\boxed{{{UNANSWERABLE}}}."
 )
 DEFAULT_TOKENS = 3000
+WORLD_DRAWS = 10  # worlds drawn for one task before giving up on a question kind
+
+
+class NoQuestion(RuntimeError):
+    """The world offers no question of the family's kind."""
 _CFG = AnswerConfig()
 
 
@@ -73,9 +79,21 @@ class DocQAFamily(Family[Doc]):
         return self.sample(rng, kind, self.abstains(index))
 
     def sample(self, rng: random.Random, kind: str, abstain: bool = False) -> Doc:
+        """A document and its question; a world that offers no such question (every ranking of
+        it is a positional guess) is drawn again."""
+        for _ in range(WORLD_DRAWS - 1):
+            try:
+                return self._sample(rng, kind, abstain)
+            except NoQuestion:
+                continue
+        return self._sample(rng, kind, abstain)
+
+    def _sample(self, rng: random.Random, kind: str, abstain: bool) -> Doc:
         vision = kind == "vision"
         target = rng.randrange(NAMES_TOTAL)
         world = BUILDERS[self.world](rng, entity_name(target))
+        world.unprinted = unprinted(self.world, world)
+        world.fixed_tables = fixed_tables(self.world)
         style = "text" if vision else rng.choice(STYLES)
         date_format = rng.choice(DATE_FORMATS)
         similar = rng.choice([0.3, 0.7, 1.0])
@@ -99,7 +117,7 @@ class DocQAFamily(Family[Doc]):
             q = program(rng, world, abstain=True) if abstain else program(rng, world)
             if q is not None and not any(appears(s, document) for s in q.secrets if len(s) >= 4):
                 return q
-        raise RuntimeError(f"{self.name}: no {self.qkind} question for this {self.world} world after 100 draws")
+        raise NoQuestion(f"{self.name}: no {self.qkind} question for this {self.world} world after 100 draws")
 
     # -- the task -------------------------------------------------------------------------------------
     def fields(self, p: Doc) -> dict:
@@ -156,12 +174,40 @@ class DocQAFamily(Family[Doc]):
         return forms
 
     def cheap(self, p: Doc, kind: str) -> dict[str, list[str]]:
-        """Answers that read nothing of the question: a random number of the table it is about
-        (as printed, and scaled to the full amount), every label of the table as a list, and its
-        first and last labels."""
+        """Answers that read next to nothing: a random number of the table the question is about
+        (as printed, and scaled to the full amount), every label of the table as a list, its first
+        and last labels, a random row with one of its values; and for a ranking or a list, rows
+        by their position in print with the question's column (the first two, rows 2 and 3, the
+        last two, in either order; the first or last k)."""
         table = p.question.table
         if table is None:
             return {}
+        return {**self._table_guesses(table), **self._positional(p.question)}
+
+    @staticmethod
+    def _positional(q: Question) -> dict[str, list[str]]:
+        if q.column is None or q.table is None:
+            return {}
+        table, col = q.table, q.column
+        at = table.columns.index(col)
+        rows = [f"{r}: {printed(table, col, v[at])}" for r, v in table.items() if v[at] is not None]
+        out = {}
+        if len(rows) >= 4:
+            for name, (i, j) in {"rows 1 and 2": (0, 1), "the last two rows": (-2, -1)}.items():
+                out[name] = [f"\\boxed{{{rows[i]}; {rows[j]}}}"]
+                out[name + ", reversed"] = [f"\\boxed{{{rows[j]}; {rows[i]}}}"]
+            # any other fixed position is chance (the rows a ranking reads are printed in an order
+            # drawn per document): one policy, two adjacent rows at random
+            out["two adjacent rows at random"] = [f"\\boxed{{{a}; {b}}}" for x, y in zip(rows, rows[1:])
+                                                  for a, b in ((x, y), (y, x))]
+        for k in (3, 4):
+            if len(rows) > k:
+                out[f"the first {k} rows"] = [f"\\boxed{{{'; '.join(rows[:k])}}}"]
+                out[f"the last {k} rows"] = [f"\\boxed{{{'; '.join(rows[-k:])}}}"]
+        return out
+
+    @staticmethod
+    def _table_guesses(table) -> dict[str, list[str]]:
         cells = [v for _, values in table.rows for v in values if v is not None]
         scale = 1000 if table.unit == "usd_k" else 1
         labels = [r for r, _ in table.rows]
@@ -179,6 +225,38 @@ class DocQAFamily(Family[Doc]):
     def secrets(self, p: Doc, kind: str, task) -> list[str]:
         """Computed answers must not appear in the prompt; looked-up ones legitimately do."""
         return list(p.question.secrets)
+
+
+@lru_cache(maxsize=None)
+def printed_rows(kind: str) -> dict[int, frozenset[str]]:
+    """The row names documents of this kind print, per table, over a fixed set of draws."""
+    pool: dict[int, set[str]] = {}
+    for seed in range(16):
+        world = BUILDERS[kind](random.Random(0x5EED + seed), entity_name(seed))
+        for i, table in enumerate(world.tables):
+            pool.setdefault(i, set()).update(r for r, _ in table.items())
+    return {i: frozenset(names) for i, names in pool.items()}
+
+
+def fixed_tables(kind: str) -> frozenset[int]:
+    """The tables every document of this kind prints with the same rows in the same order (a
+    statement of operations, a datasheet's parameters): a ranking or list over one is the form's
+    structure, the same rows every time, so those questions are never asked of them."""
+    return frozenset(i for i, names in printed_rows(kind).items() if len(names) == len(_first_rows(kind)[i]))
+
+
+@lru_cache(maxsize=None)
+def _first_rows(kind: str) -> dict[int, list[str]]:
+    world = BUILDERS[kind](random.Random(0x5EED), entity_name(0))
+    return {i: [r for r, _ in t.items()] for i, t in enumerate(world.tables)}
+
+
+def unprinted(kind: str, world) -> list[tuple[str, int]]:
+    """Rows other documents of this kind print in a table that this document does not print
+    anywhere: absent items whose names the model has seen answered elsewhere."""
+    here = {r for t in world.tables for r, _ in t.rows}
+    return [(name, i) for i, names in printed_rows(kind).items() if i < len(world.tables)
+            for name in sorted(names - here)]
 
 
 def _slug(note: str) -> str:

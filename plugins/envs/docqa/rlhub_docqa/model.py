@@ -46,6 +46,12 @@ class World:
     facts: list[tuple[str, str]] = field(default_factory=list)  # key terms stated in prose
     absent_rows: list[str] = field(default_factory=list)  # plausible items the document never states
     absent_in: tuple[int | None, ...] = ()  # the table each absent item would belong to (None: any)
+    unprinted: list[tuple[str, int]] = field(default_factory=list)  # rows other documents of this kind print, this one not
+    fixed_tables: frozenset[int] = frozenset()  # tables printed with the same rows in every document of this kind
+
+    def ranked_tables(self) -> list[Table]:
+        """The tables a ranking or a list may be asked of: those whose rows vary by document."""
+        return [t for i, t in enumerate(self.tables) if i not in self.fixed_tables]
 
     def periods_table(self) -> Table | None:
         return next((t for t in self.tables if t.periods and len(t.columns) >= 3), None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -42,6 +43,7 @@ class Question:
     partial: bool = True  # a list earns partial credit (False: all or nothing)
     forms: list[str] = field(default_factory=list)  # other right ways to write the answer
     table: Table | None = None  # the table the question is about (what cheap policies read)
+    column: str | None = None  # the column a ranking or list reads (positional cheap answers use it)
 
     def hidden(self) -> AnswerHidden:
         return AnswerHidden(answer=self.answer, answer_type=self.answer_type, units=self.units, change=self.change,
@@ -55,16 +57,25 @@ def fmt_answer(v: float) -> str:
     return f"{v:,.{d}f}"
 
 
-def answer_units(table: Table, col: str) -> tuple[str, ...]:
-    """What an answer about this column may name: US dollars for money, the column's unit word."""
-    unit = table.unit_of(col)
+def row_unit(table: Table, row: str | None) -> str:
+    """The unit a table without one writes in a row's label ("Supply voltage (V)"), else ""."""
+    if table.unit or row is None:
+        return ""
+    found = re.search(r"\(([^()]{1,6})\)$", row)
+    return found.group(1) if found else ""
+
+
+def answer_units(table: Table, col: str, row: str | None = None) -> tuple[str, ...]:
+    """What an answer about this cell may name: US dollars for money, the column's unit word, or
+    the unit its row's label gives (a datasheet's "(kHz)")."""
+    unit = table.unit_of(col) or row_unit(table, row)
     if unit in ("usd", "usd_k"):
         return ("USD",)
     return () if unit in ("", "%") else (unit,)
 
 
-def unit_phrase(table: Table, col: str) -> str:
-    unit = table.unit_of(col)
+def unit_phrase(table: Table, col: str, row: str | None = None) -> str:
+    unit = table.unit_of(col) or row_unit(table, row)
     return {"usd_k": "Answer in US dollars (the full amount, not thousands).", "usd": "Answer in US dollars.",
             "": "Answer in the unit the table uses for that item.", "%": "Answer in percent."}.get(
         unit, f"Answer in {unit}.")
@@ -110,10 +121,11 @@ def number_question(text: str, value: float, computed: bool, hops: int, scale: i
                     forms=number_forms(value, shown, units, answer_type == "percent", change), table=table)
 
 
-def _cell_question(table: Table, col: str, value: float, text: str, computed: bool, hops: int) -> Question:
-    percent = table.unit_of(col) == "%"
+def _cell_question(table: Table, col: str, value: float, text: str, computed: bool, hops: int,
+                   row: str | None = None) -> Question:
+    percent = (table.unit_of(col) or row_unit(table, row)) == "%"
     return number_question(text, value, computed, hops, table.scale_of(col), "percent" if percent else "number",
-                           answer_units(table, col), table=table)
+                           answer_units(table, col, row), table=table)
 
 
 def totals_note(table: Table) -> str:
@@ -140,19 +152,33 @@ def _ref(table: Table, row: str, col: str) -> str:
     return f'"{row}" ({col}) in the table "{table.title}"'
 
 
-def abstention(rng: random.Random, world: World, table: Table) -> Question | None:
-    """The lookup question asked of an item the document never states: the answer is to say so."""
-    if not world.absent_rows:
+def absent_items(world: World) -> list[tuple[str, int | None]]:
+    """Items the document never states, each with the table it would belong to: the world's own
+    (plausible rows no document has) and rows other documents of this kind print but this one
+    does not (a department another budget has), so that no item name alone gives the answer away."""
+    return list(zip(world.absent_rows, world.absent_in or [None] * len(world.absent_rows))) + list(world.unprinted)
+
+
+def abstention(rng: random.Random, world: World, table: Table, arithmetic: bool = False) -> Question | None:
+    """A lookup (or, for the arithmetic kind, a sum or difference) asked of an item the document
+    never states, phrased as its answerable questions are: the answer is to say so."""
+    items = absent_items(world)
+    if not items:
         return None
-    i = rng.randrange(len(world.absent_rows))
-    absent = world.absent_rows[i]
-    if world.absent_in and world.absent_in[i] is not None:
-        table = world.tables[world.absent_in[i]]  # an invoice number asked of the invoice register, not the vendors
+    absent, where = rng.choice(items)
+    if where is not None:
+        table = world.tables[where]  # an invoice number asked of the invoice register, not the vendors
     col = rng.choice(table.columns)
-    q = f'What is the value of "{absent}" ({col}) in the table "{table.title}"? {unit_phrase(table, col)}'
-    _, _, col2, v = _cell(rng, world, table)
+    _, row2, col2, v = _cell(rng, world, table)
     if v is None:
         return None
+    if arithmetic:
+        refs = [_ref(table, absent, col), _ref(table, row2, col2)]
+        rng.shuffle(refs)
+        q = (f"What is the sum of {refs[0]} and {refs[1]}?" if rng.random() < 0.5 else
+             f"What is {refs[0]} minus {refs[1]}?") + f" {unit_phrase(table, col)}"
+    else:
+        q = f'What is the value of "{absent}" ({col}) in the table "{table.title}"? {unit_phrase(table, col)}'
     return Question(q, UNANSWERABLE, "unanswerable", UNANSWERABLE,
                     [("another cell's value", fmt_answer(v * table.scale_of(col2))), ("a made-up zero", "0")],
                     False, 1, table=table, forms=["Unanswerable", "unanswerable."])
@@ -168,8 +194,8 @@ def lookup(rng: random.Random, world: World, abstain: bool = False) -> Question 
         return abstention(rng, world, table)
     if v is None or sum(x == v for _, values in table.rows for x in values) > 1:
         return None  # a value printed many times (equal payments) would be found by a random pick
-    q = f"What is the value of {_ref(table, row, col)}? {unit_phrase(table, col)}"
-    return _cell_question(table, col, v * table.scale_of(col), q, False, 1)
+    q = f"What is the value of {_ref(table, row, col)}? {unit_phrase(table, col, row)}"
+    return _cell_question(table, col, v * table.scale_of(col), q, False, 1, row)
 
 
 def arithmetic(rng: random.Random, world: World, abstain: bool = False) -> Question | None:
@@ -178,9 +204,11 @@ def arithmetic(rng: random.Random, world: World, abstain: bool = False) -> Quest
     t2 = rng.choice(same_unit) if same_unit and rng.random() < 0.5 else t1  # evidence across tables
     t2, r2, c2, v2 = _cell(rng, world, t2)
     if abstain:
-        return abstention(rng, world, t2)
+        return abstention(rng, world, t2, arithmetic=True)
     if v1 is None or v2 is None or (t1, r1, c1) == (t2, r2, c2) or t2.unit_of(c2) != t1.unit_of(c1):
         return None
+    if row_unit(t1, r1) != row_unit(t2, r2):
+        return None  # volts plus kilohertz (a datasheet's rows each have their unit)
     a, b = v1 * t1.scale_of(c1), v2 * t2.scale_of(c2)
     if rng.random() < 0.5:
         q, value = f"What is the sum of {_ref(t1, r1, c1)} and {_ref(t2, r2, c2)}?", a + b
@@ -188,7 +216,7 @@ def arithmetic(rng: random.Random, world: World, abstain: bool = False) -> Quest
         q, value = f"What is {_ref(t1, r1, c1)} minus {_ref(t2, r2, c2)}?", a - b
     if round(value, 6) == 0:
         return None
-    return _cell_question(t1, c1, round(value, 6), f"{q} {unit_phrase(t1, c1)}", True, 2)
+    return _cell_question(t1, c1, round(value, 6), f"{q} {unit_phrase(t1, c1, r1)}", True, 2, r1)
 
 
 def percent_change(rng: random.Random, world: World) -> Question | None:
@@ -197,8 +225,8 @@ def percent_change(rng: random.Random, world: World) -> Question | None:
         return None
     row, values = rng.choice(table.items())
     i, j = sorted(rng.sample(range(len(table.columns)), 2))
-    if not values[i] or values[j] == values[i]:
-        return None
+    if not values[i] or not values[j] or values[j] == values[i]:
+        return None  # a change to zero is -100% whatever the row: a constant would find it
     value = (values[j] - values[i]) / abs(values[i]) * 100
     q = (f'By what percentage did "{row}" change from {table.columns[i]} to {table.columns[j]} in the table '
          f'"{table.title}"? Answer in percent (negative for a decrease).')
@@ -219,9 +247,11 @@ def cagr(rng: random.Random, world: World) -> Question | None:
          f'{table.columns[-1]} ({n} {table.periods}s) in the table "{table.title}"? Answer in percent.')
     per = table.periods
     growth = number_question(q, value, True, len(values), answer_type="percent", table=table,
-                             units=(f"per {per}", f"a {per}", "cagr", "compound growth") + (("per annum", "annually")
-                                                                                            if per == "year" else ()))
-    growth.forms += [f"{growth.shown}% per {per}", f"CAGR = {growth.shown}%"]
+                             units=(f"per {per}", f"a {per}", "cagr", "compound growth", GROWTH_PERIODS[per],
+                                    f"{per}-over-{per}", f"{GROWTH_PERIODS[per]} cagr", f"compound {GROWTH_PERIODS[per]}")
+                             + (("per annum", "annually", "p.a.", "pa") if per == "year" else ()))
+    growth.forms += [f"{growth.shown}% per {per}", f"CAGR = {growth.shown}%", f"{growth.shown}% {GROWTH_PERIODS[per]}",
+                     f"{growth.shown}% {per}-over-{per}"] + ([f"{growth.shown}% p.a."] if per == "year" else [])
     return growth
 
 
@@ -238,11 +268,15 @@ def ratio(rng: random.Random, world: World) -> Question | None:
         return None  # a round ratio (1.5, 10) of a rate card is one a constant guesses
     q = (f'What is the ratio of "{r1}" to "{r2}" ({col}) in the table "{table.title}", i.e. the first divided by '
          f"the second? Answer with a decimal number.")
-    return number_question(q, a / b, True, 2, table=table)
+    ratio = number_question(q, a / b, True, 2, table=table, units=("x", "times"))
+    ratio.forms += [f"{ratio.shown}x", f"{ratio.shown} times"]
+    return ratio
 
 
 def _ranked(rng: random.Random, world: World):
-    table = rng.choice(world.tables)
+    table = rng.choice(world.ranked_tables() or [None])
+    if table is None:
+        return None, None, []
     col = rng.choice(table.columns)
     items = [(r, v[table.columns.index(col)]) for r, v in table.items() if v[table.columns.index(col)] is not None]
     return table, col, sorted(items, key=lambda x: x[1])
@@ -253,31 +287,39 @@ def printed(table: Table, col: str, value: float) -> str:
     return f"{value:,.{table.decimals_of(col)}f}"
 
 
+def at_an_end(names: set[str], items: list) -> bool:
+    """Whether `names` are the first or the last len(names) items as printed: a statement lists
+    its largest first, a schedule grows down the page, so a positional guess would find them."""
+    k = len(names)
+    return names in ({r for r, _ in items[:k]}, {r for r, _ in items[-k:]})
+
+
+# A random guess earns 1 / (the answers left): an ordered pair of 5 rows less the 4 at an end is 1 in
+# 16; a set of at most half of 6 rows less the ends, 1 in 30 or fewer (of 4 rows it was 1 in 4).
+ARGMAX_MIN_ROWS = 5
+LIST_MIN_ROWS = 6
+
+
 def argmax(rng: random.Random, world: World) -> Question | None:
-    """The two highest (or lowest) items, in order, each with its value, all or nothing: over the
-    rows of a table with four or more, or over the periods of one row. A single best item would
-    be a guess among a few (a statement's first row is often its largest); an ordered pair is
-    one guess in twelve or more."""
-    table = rng.choice(world.tables)
-    col = rng.choice(table.columns)
-    by_row = [(r, v[table.columns.index(col)]) for r, v in table.items() if v[table.columns.index(col)] is not None]
-    if len(by_row) >= 4 and (not table.periods or rng.random() < 0.5):
-        items = by_row
-        what = f'which two {table.row_header.lower()} entries{totals_note(table)} have the {{}} {col}'
-        printed_as = lambda v: printed(table, col, v)
-    elif table.periods and len(table.columns) >= 4:
-        row, values = rng.choice(table.items())
-        items = [(c, v) for c, v in zip(table.columns, values) if v is not None]
-        what = f'in which two {table.periods}s was "{row}" {{}}'
-        printed_as = lambda v: printed(table, table.columns[0], v)
-    else:
+    """The two highest (or lowest) rows, in order, each with its value, all or nothing, over a
+    table with ARGMAX_MIN_ROWS or more. A single best item would be a guess among a few; an ordered pair is
+    one guess in sixteen or more, and never the first or last two rows as printed. (Not over a
+    row's periods: a growing series' top two are its last two periods, whatever the document.)"""
+    table = rng.choice(world.ranked_tables() or [None])
+    if table is None:
         return None
+    col = rng.choice(table.columns)
+    items = [(r, v[table.columns.index(col)]) for r, v in table.items() if v[table.columns.index(col)] is not None]
+    if len(items) < ARGMAX_MIN_ROWS:
+        return None
+    what = f'which two {table.row_header.lower()} entries{totals_note(table)} have the {{}} {col}'
+    printed_as = lambda v: printed(table, col, v)
     highest = rng.random() < 0.6
     ranked = sorted(items, key=lambda x: x[1], reverse=highest)
-    if len(ranked) < 4 or len({v for _, v in ranked[:3]}) < 3:
+    if len({v for _, v in ranked[:3]}) < 3:
         return None  # ties would leave the order open
-    if [r for r, _ in ranked[:2]] == [r for r, _ in items[:2]]:
-        return None  # the first two rows as printed (a statement lists its largest first): a positional guess
+    if at_an_end({r for r, _ in ranked[:2]}, items):
+        return None
     pair = lambda rv: f"{rv[0]}: {printed_as(rv[1])}"
     gold = [pair(rv) for rv in ranked[:2]]
     q = (f'In the table "{table.title}", ' + what.format("highest" if highest else "lowest") + ", from the "
@@ -288,7 +330,7 @@ def argmax(rng: random.Random, world: World) -> Question | None:
              ("names without values", "; ".join(r for r, _ in ranked[:2]))]
     forms = ["\n".join(f"- {g}" for g in gold), "; ".join(f"{r} ({printed_as(v)})" for r, v in ranked[:2])]
     return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), units=answer_units(table, col),
-                    ordered=True, partial=False, forms=forms, table=table)
+                    ordered=True, partial=False, forms=forms, table=table, column=col)
 
 
 def _threshold(table: Table, col: str, values: list[float], k: int):
@@ -339,7 +381,8 @@ def count(rng: random.Random, world: World) -> Question | None:
     return Question(q, n, "number", shown_answer, wrong, True, len(cells), [shown_total, shown_total.replace(",", "")],
                     units=nouns + answer_units(table, cols[0]), amount=total,
                     forms=[f"{n} {nouns[0]}s; {shown_total}", f"{_WORD_NUMBERS.get(n, n)}; {shown_total}",
-                           f"{n}: {shown_total}"], table=table)
+                           f"{n}: {shown_total}", f"{n}; total = {shown_total}", f"count = {n}; total = {shown_total}"],
+                    table=table)
 
 
 _WORD_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
@@ -351,7 +394,7 @@ def spans(rng: random.Random, world: World) -> Question | None:
     nothing (a guess at the first rows would)."""
     table, col, items = _ranked(rng, world)
     values = sorted({v for _, v in items})
-    if len(values) < 4:
+    if len(items) < LIST_MIN_ROWS or len(values) < 4:
         return None
     found = _threshold(table, col, values, rng.randrange((len(values) + 1) // 2, len(values) - 1))
     if not found:
@@ -361,8 +404,9 @@ def spans(rng: random.Random, world: World) -> Question | None:
     others = [(r, v) for r, v in items if v <= thr]
     if len(names) < 2 or len(names) > len(others):
         return None
-    if {r for r, _ in names} == {r for r, _ in table.items()[:len(names)]}:
-        return None  # the first rows as printed (a statement lists its largest first): a positional guess
+    in_print = [(r, v) for r, v in table.items() if r in dict(items)]  # _ranked sorts by value
+    if at_an_end({r for r, _ in names}, in_print):
+        return None
     q = (f'In the table "{table.title}", list every {table.row_header.lower()}{totals_note(table)} with a {col} '
          f"greater than {shown}, each with that {col} as the table prints it. Write each as name: value, "
          "separated by semicolons.")
@@ -372,7 +416,7 @@ def spans(rng: random.Random, world: World) -> Question | None:
              ("the whole table", "; ".join(pair(rv) for rv in items)), ("names without values", "; ".join(r for r, _ in names))]
     forms = ["; ".join(reversed(gold)), "\n".join(f"- {g}" for g in gold)]
     return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), units=answer_units(table, col),
-                    partial=False, forms=forms, table=table)
+                    partial=False, forms=forms, table=table, column=col)
 
 
 def date_arithmetic(rng: random.Random, world: World) -> Question | None:
@@ -411,7 +455,7 @@ def yes_no(rng: random.Random, world: World) -> Question | None:
     other = "no" if word == "yes" else "yes"
     wrong = [("the opposite", f"{other}; {shown}"), ("the difference's sign flipped", f"{word}; {fmt_answer(-diff)}"),
              ("yes or no alone", word), ("the difference 7% off", f"{word}; {fmt_answer(diff * 1.07)}")]
-    forms = [f"{word.capitalize()}, {shown}", f"{word}: {shown}"] + ([f"{word}; {shown} US dollars"] if "USD" in units else [])
+    forms = [f"{word.capitalize()}, {shown}", f"{word}: {shown}", f"{word}; difference = {shown}"] + ([f"{word}; {shown} US dollars"] if "USD" in units else [])
     return Question(q, word, "yesno", f"{word}; {shown}", wrong, True, 2, [shown, shown.replace(",", "")],
                     units=units, amount=diff, forms=forms, table=t1)
 

@@ -83,6 +83,7 @@ def match_answer(pred: str, answer: Any, answer_type: str, cfg: Any, spec: Answe
     if says_unanswerable:
         return Match(0.0, False, answer_type, {"reason": "answered 'unanswerable' to an answerable question"})
     golds = golds_of(answer, answer_type)
+    pred = unlabel_parts(pred, first=answer_type in ("number", "percent"))
     if answer_type in ("number", "percent"):
         return match_number(pred, golds, answer_type == "percent", cfg, spec)
     if answer_type == "date":
@@ -110,6 +111,16 @@ def unit_problem(got: ParsedNumber, gold_is_percent: bool, spec: AnswerSpec) -> 
 
 
 _LABEL = re.compile(r"^[A-Za-z][\w .()/-]{0,40}?\s*=\s*(?=[-+(]?[\d.$€£¥₹~≈])")  # "CAGR = 1.446%"
+_PART_LABEL = re.compile(r"(;\s*)[A-Za-z][\w .()/-]{0,40}?\s*=\s*(?=[-+(]?[\d.$€£¥₹~≈])")  # "6; total = 4,399"
+
+
+def unlabel_parts(pred: str, first: bool) -> str:
+    """A compound answer without the labels of its numbers after a ';' ("no; difference = -27",
+    "count = 6; total = 4,399" -> "no; -27", "6; 4,399"); the first part's too where it is a
+    number (`first`), never where it names the answer ("Revenue = 1,234")."""
+    if ";" in pred:
+        pred = _PART_LABEL.sub(r"\1", pred)
+    return _LABEL.sub("", pred) if first else pred
 
 
 def match_number(pred: str, golds: list[Any], gold_is_percent: bool, cfg: Any, spec: AnswerSpec = PLAIN) -> Match:

@@ -67,6 +67,8 @@ UNIT_SYNONYMS = [
     {"tonne", "t", "ton", "metric ton", "metric tonne"}, {"hour", "h", "hr", "hrs"}, {"ua", "µa", "microamp", "microampere"},
     {"m3", "m³", "cubic metre", "cubic meter"}, {"kg", "kilogram", "kgs"}, {"piece", "pc", "pcs"},
     {"day", "d"}, {"minute", "min", "mins"}, {"second", "s", "sec", "secs"}, {"unit", "unit"},
+    {"%/v", "% per volt", "% per v", "percent per volt", "%/volt"}, {"c/w", "°c/w", "c per watt", "°c per watt"},
+    {"khz", "kilohertz"}, {"v", "volt"}, {"a", "amp", "ampere"},
 ]
 
 
@@ -123,6 +125,11 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
         negative, s = True, s[1:-1].strip()
     s = re.sub(r"^([-+])\s+", r"\1", s)
     s = re.sub(r"\s+", " ", s)
+    compound = next((spelling for u in units if ("/" in u or "." in u or u.startswith("%")) and len(u) > 1
+                     for spelling in sorted(unit_spellings(u), key=len, reverse=True)
+                     if s.lower().endswith(spelling.rstrip(".")) and s[:-len(spelling.rstrip("."))].strip()), None)
+    if compound:  # "0.21 %/V", "31.5 C/W", "2.9% p.a.": a unit the number regex cannot spell (a ratio's % is no percentage)
+        s = s[:-len(compound.rstrip("."))].strip()
     word = _WORDS.get(s.lower())
     if word is not None:
         return ParsedNumber(float(word), 1.0, max(1, len(str(word))), False, next(iter(currencies), None))
@@ -161,6 +168,10 @@ def parse_number(text: str, units: tuple[str, ...] = ()) -> ParsedNumber | None:
     sig = len(num.replace(".", "").lstrip("0")) - zeros or 1
     if not math.isfinite(value) or not math.isfinite(ulp) or ulp == 0:
         return None
+    if compound:
+        if rest:
+            return None
+        rest = compound
     return ParsedNumber(value, ulp, sig, bool(m.group("pct")), next(iter(currencies), None),
                         singular(rest) if rest else "", change)
 

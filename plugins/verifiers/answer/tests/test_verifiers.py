@@ -183,6 +183,18 @@ def test_lists_graded_for_what_they_claim():
     ("2022-11-10", "date", {}, r"\boxed{2022-11-10 (Thursday)}"),
     (-2_371_000, "number", {"units": ["USD"]}, r"\boxed{-2,370,000}"),          # trailing zeros: 3 digits written
     (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7; 12,345}"),  # a count with its total
+    # round 2: units in a datasheet row's label, labels inside a compound, growth and ratio words
+    (0.21, "number", {"units": ["%/V"]}, r"\boxed{0.2100 %/V}"),
+    (0.21, "number", {"units": ["%/V"]}, r"\boxed{0.21 percent per volt}"),
+    (31.5, "number", {"units": ["C/W"]}, r"\boxed{31.5 °C/W}"),
+    (2.9, "number", {"units": ["V"]}, r"\boxed{2.900 V}"),
+    (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7; total = 12,345}"),
+    (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{count = 7; total = 12,345}"),
+    ("no", "yesno", {"amount": -27.04}, r"\boxed{no; difference = -27.04}"),
+    (2.991, "percent", {"units": ["per year", "annual", "p.a."]}, r"\boxed{2.991% p.a.}"),
+    (2.991, "percent", {"units": ["per year", "annual", "p.a."]}, r"\boxed{2.991% annual}"),
+    (0.8438, "number", {"units": ["x", "times"]}, r"\boxed{0.8438x}"),
+    (0.8438, "number", {"units": ["x", "times"]}, r"\boxed{0.8438 times}"),
 ])
 def test_right_answers_the_red_team_found(answer, kind, hidden, response):
     v = spec_score(answer, kind, response, **hidden)
@@ -200,6 +212,11 @@ def test_right_answers_the_red_team_found(answer, kind, hidden, response):
     (100, "number", {}, r"\boxed{1 hundred}"),
     (5_000, "number", {}, r"\boxed{5,432}"),
     (5_432, "number", {}, r"\boxed{5,000}"),                                        # trailing zeros: 1 digit written
+    (0.21, "number", {"units": ["%/V"]}, r"\boxed{0.21%}"),                          # a percentage is not %/V
+    (31.5, "number", {"units": ["C/W"]}, r"\boxed{31.5 K/W}"),
+    (31.5, "number", {"units": ["C/W"]}, r"\boxed{31.5 C/W per hour}"),
+    (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7; total = 13,000}"),
+    ("no", "yesno", {"amount": -27.04}, r"\boxed{no; difference = 27.04}"),
 ])
 def test_wrong_answers_the_red_team_found(answer, kind, hidden, response):
     v = spec_score(answer, kind, response, **hidden)

@@ -137,8 +137,7 @@ class Analyser(WorkDirVerifier):
             code, _ = neutralise_python(code)
         else:
             code, _ = neutralise_shell(code)
-        seen = self.seen(code)
-        return {self.filename: code, self.seen_filename: seen.code if seen.undone else ""}
+        return self._with_seen(code, code)
 
     def tree_files(self, task, tree: dict[str, str | bytes], response: str) -> dict[str, str | bytes] | Verdict:
         """The file as a session left it (exact bytes; a session caps its size itself): Python
@@ -152,8 +151,7 @@ class Analyser(WorkDirVerifier):
         if self.language != "python":
             text, codec = source_text(raw, "bash")
             text = neutralise_shell(text)[0]
-            seen = self.seen(text)
-            return {self.filename: text.encode(codec), self.seen_filename: seen.code if seen.undone else ""}
+            return self._with_seen(text, text.encode(codec))
         try:
             text, codec = source_text(raw, "python")
         except SyntaxError as exc:
@@ -163,9 +161,16 @@ class Analyser(WorkDirVerifier):
         if not python_parses(text):
             return _zero("the code does not parse as Python")
         text = neutralise_python(text)[0]
-        seen = self.seen(text)
-        return {self.filename: text if codec == "utf-8" else text.encode(codec),
-                self.seen_filename: seen.code if seen.undone else ""}
+        return self._with_seen(text, text if codec == "utf-8" else text.encode(codec))
+
+    def _with_seen(self, code: str, as_written: str | bytes) -> dict[str, str | bytes] | Verdict:
+        """The file and its second view; code nested deeper than the second view can read is the
+        model's 0 (as in `judge`), never a crash of the verifier."""
+        try:
+            seen = self.seen(code)
+        except (RecursionError, MemoryError):
+            return _zero(f"the code is nested too deeply to be read for what the {self.name} cannot see")
+        return {self.filename: as_written, self.seen_filename: seen.code if seen.undone else ""}
 
     def command(self, task) -> list[str]:
         return self.argv()

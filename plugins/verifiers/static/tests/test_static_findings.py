@@ -97,7 +97,8 @@ def test_no_code_and_unparsable_code_earn_zero_with_the_reason(analyse):
     v = analyse(Mypy, "def broken(:\n")
     assert v.error is None and v.reward == 0.0 and "does not parse" in v.details["reason"]
     v = analyse(Mypy, "x = " + "1 + " * 100_000 + "1\n", max_response_chars=10**6)  # deeper than CPython compiles
-    assert v.error is None and v.reward == 0.0 and "does not parse" in v.details["reason"]
+    assert v.error is None and v.reward == 0.0  # (where this thread's stack lets it compile: too deep to read)
+    assert "does not parse" in v.details["reason"] or "nested too deeply" in v.details["reason"]
     v = analyse(ShellCheck, "print('not bash')")  # a python block is no bash answer
     assert v.reward == 0.0 and "no bash code" in v.details["reason"]
 
