@@ -44,10 +44,11 @@ class Question:
     forms: list[str] = field(default_factory=list)  # other right ways to write the answer
     table: Table | None = None  # the table the question is about (what cheap policies read)
     column: str | None = None  # the column a ranking or list reads (positional cheap answers use it)
+    exact: bool = False  # a whole count: no rounding of it is right
 
     def hidden(self) -> AnswerHidden:
         return AnswerHidden(answer=self.answer, answer_type=self.answer_type, units=self.units, change=self.change,
-                            amount=self.amount, ordered=self.ordered, partial=self.partial)
+                            amount=self.amount, ordered=self.ordered, partial=self.partial, exact=self.exact)
 
 
 def fmt_answer(v: float) -> str:
@@ -264,8 +265,8 @@ def ratio(rng: random.Random, world: World) -> Question | None:
     a, b = table.value(r1, col), table.value(r2, col)
     if not a or not b or a == b or (table.unit_of(col) != table.unit_of(table.columns[0]) and table.column_units):
         return None
-    if len(f"{abs(a / b):.12g}".replace(".", "").strip("0")) <= 2:
-        return None  # a round ratio (1.5, 10) of a rate card is one a constant guesses
+    if len(f"{abs(a / b):.12g}".replace(".", "").strip("0")) <= 2 or abs(abs(a / b) - 1) < 0.01:
+        return None  # a round ratio (1.5, 10), or one of near-equal values (two uptimes: 0.999), is one a constant guesses
     q = (f'What is the ratio of "{r1}" to "{r2}" ({col}) in the table "{table.title}", i.e. the first divided by '
          f"the second? Answer with a decimal number.")
     ratio = number_question(q, a / b, True, 2, table=table, units=("x", "times"))
@@ -328,7 +329,8 @@ def argmax(rng: random.Random, world: World) -> Question | None:
     wrong = [("the order swapped", f"{gold[1]}; {gold[0]}"), ("only the first", gold[0]),
              ("the second and third", f"{gold[1]}; {pair(ranked[2])}"), ("the first and third", f"{gold[0]}; {pair(ranked[2])}"),
              ("names without values", "; ".join(r for r, _ in ranked[:2]))]
-    forms = ["\n".join(f"- {g}" for g in gold), "; ".join(f"{r} ({printed_as(v)})" for r, v in ranked[:2])]
+    forms = ["\n".join(f"- {g}" for g in gold), "; ".join(f"{r} ({printed_as(v)})" for r, v in ranked[:2]),
+             "; ".join(f"{r} = {printed_as(v)}" for r, v in ranked[:2])]
     return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), units=answer_units(table, col),
                     ordered=True, partial=False, forms=forms, table=table, column=col)
 
@@ -414,7 +416,8 @@ def spans(rng: random.Random, world: World) -> Question | None:
     gold = [pair(rv) for rv in names]
     wrong = [("an item missing", "; ".join(gold[:-1])), ("an extra item", "; ".join(gold + [pair(others[-1])])),
              ("the whole table", "; ".join(pair(rv) for rv in items)), ("names without values", "; ".join(r for r, _ in names))]
-    forms = ["; ".join(reversed(gold)), "\n".join(f"- {g}" for g in gold)]
+    forms = ["; ".join(reversed(gold)), "\n".join(f"- {g}" for g in gold),
+             "; ".join(f"{r} = {printed(table, col, v)}" for r, v in names)]
     return Question(q, gold, "list", "; ".join(gold), wrong, False, len(items), units=answer_units(table, col),
                     partial=False, forms=forms, table=table, column=col)
 
@@ -434,10 +437,22 @@ def date_arithmetic(rng: random.Random, world: World) -> Question | None:
     if d1 == d2:
         return None
     days = (d2 - d1).days
+    if whole_term(days):
+        return None
     q = f"How many calendar days are there from the {n1} to the {n2}? Answer with a whole number of days."
     return Question(q, days, "number", str(days), [("off by one day", str(days + 1)), ("sign flipped", str(-days)),
-                                                  ("a unit the question does not ask for", f"{days} weeks")],
-                    True, 2, [str(days)], units=("day", "calendar day"), forms=[f"{days} days", f"{days:,} calendar days"])
+                                                  ("a unit the question does not ask for", f"{days} weeks"),
+                                                  ("rounded to the ten", str(round(days, -1) if days % 10 else days + 10))],
+                    True, 2, [str(days)], units=("day", "calendar day"), forms=[f"{days} days", f"{days:,} calendar days"],
+                    exact=True)
+
+
+def whole_term(days: int) -> bool:
+    """Whether a span is within a few days of whole years or (over half a year) whole months: a
+    contract's initial term or a loan's tenor, whose day count a constant per term finds (4 years
+    less a day is 1,460 days whatever the dates)."""
+    near = lambda period, slack: abs(days - round(days / period) * period) <= slack and days >= period * 0.9
+    return near(365.2425, 3) or (days >= 180 and near(30.436875, 2))
 
 
 def yes_no(rng: random.Random, world: World) -> Question | None:

@@ -169,3 +169,22 @@ def test_rankings_are_over_rows_that_vary_and_never_at_an_end(world):
         rows = [r for r, _ in table.items()]
         assert set(names) not in ({*rows[:2]}, {*rows[-2:]})
     assert fixed_tables("financials") == {0, 2, 3} and not fixed_tables("budget")
+
+
+@pytest.mark.parametrize("world", ["contract", "loan", "payroll"])
+def test_day_counts_are_never_a_whole_term_and_graded_exactly(world):
+    """4 years less a day is 1,460 days whatever the dates: spans of whole years or months are not
+    asked, and a day count is exact (1,460 is no rounding of 1,461)."""
+    from rlhub_docqa.questions import whole_term
+
+    env = DocQA(f"docqa/{world}-date-v1", world, "date")
+    days = [q.answer for q in (env.params(s).question for s in range(30)) if q.answer_type == "number"]
+    assert days and not any(whole_term(d) for d in days)
+    assert all(env.params(s).question.hidden().exact for s in range(30) if env.params(s).question.answer_type == "number")
+    assert whole_term(1460) and whole_term(1826) and whole_term(1796) and not whole_term(1700) and not whole_term(45)
+
+
+def test_ratios_of_near_equal_values_are_not_asked():
+    """Two uptimes (99.90% / 99.95%) give 0.9995: a constant 1.00 or 0.999 found those."""
+    env = DocQA("docqa/sla-ratio-v1", "sla", "ratio")
+    assert all(abs(env.params(s).question.answer - 1) >= 0.01 for s in range(40))

@@ -40,6 +40,9 @@ class AnswerSpec:
         where a blind pick of one row would earn its share.
     amount: a yes/no or a named answer must also give the number it rests on ("yes; 1,250",
         "Revenue; 812,400"): a bare word or name is a guess among a few (a constant "yes" earns half).
+    exact: a whole count (days between two dates): only the count itself is right, never a
+        rounding of it (1,460 is not 1,461 days; spans of whole years cluster, so a constant would
+        find a rounding).
     """
 
     units: tuple[str, ...] | None = None
@@ -48,9 +51,11 @@ class AnswerSpec:
     decimals: int | None = None
     amount: float | None = None
     partial: bool = True
+    exact: bool = False
 
 
 PLAIN = AnswerSpec()
+EXACT_DIGITS = 30  # "significant digits a rounding must keep" for an exact count: more than any number has
 
 
 @dataclass
@@ -83,7 +88,8 @@ def match_answer(pred: str, answer: Any, answer_type: str, cfg: Any, spec: Answe
     if says_unanswerable:
         return Match(0.0, False, answer_type, {"reason": "answered 'unanswerable' to an answerable question"})
     golds = golds_of(answer, answer_type)
-    pred = unlabel_parts(pred, first=answer_type in ("number", "percent"))
+    if answer_type in ("number", "percent", "yesno") or spec.amount is not None:
+        pred = unlabel_parts(pred, first=answer_type in ("number", "percent"))
     if answer_type in ("number", "percent"):
         return match_number(pred, golds, answer_type == "percent", cfg, spec)
     if answer_type == "date":
@@ -146,7 +152,8 @@ def match_number(pred: str, golds: list[Any], gold_is_percent: bool, cfg: Any, s
     if not gold_is_percent and got.percent:
         # "12.5%" for a plain-number gold only counts as the fraction 0.125, and only if allowed.
         candidates = [_scaled(got, 0.01)] if cfg.percent_fraction else []
-    ok = any(numbers_match(c, w, cfg.rel_tol, cfg.abs_tol, cfg.min_sig_digits, spec.decimals)
+    digits = EXACT_DIGITS if spec.exact else cfg.min_sig_digits
+    ok = any(numbers_match(c, w, cfg.rel_tol, cfg.abs_tol, digits, spec.decimals)
              for c in candidates for w in wants)
     return Match(float(ok), ok, "number", {"parsed": got.value})
 

@@ -54,9 +54,10 @@ class AnswerHidden(HiddenData):
     decimals: int | None = Field(None, ge=0, le=12)
     amount: float | None = None
     partial: bool = True
+    exact: bool = False
 
     def spec(self) -> AnswerSpec:
-        return AnswerSpec(self.units, self.change, self.ordered, self.decimals, self.amount, self.partial)
+        return AnswerSpec(self.units, self.change, self.ordered, self.decimals, self.amount, self.partial, self.exact)
 
 
 # Where a response holds several answer markers, the clearest is the answer: a \boxed{} before an

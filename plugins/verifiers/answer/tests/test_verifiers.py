@@ -195,6 +195,9 @@ def test_lists_graded_for_what_they_claim():
     (2.991, "percent", {"units": ["per year", "annual", "p.a."]}, r"\boxed{2.991% annual}"),
     (0.8438, "number", {"units": ["x", "times"]}, r"\boxed{0.8438x}"),
     (0.8438, "number", {"units": ["x", "times"]}, r"\boxed{0.8438 times}"),
+    (["Fastener kit: 900.90", "Housing: 2,047.08"], "list", {"partial": False},
+     r"\boxed{Fastener kit = 900.90; Housing = 2,047.08}"),                           # round 3: name = value items
+    (1461, "number", {"units": ["day"], "exact": True}, r"\boxed{1,461 days}"),
 ])
 def test_right_answers_the_red_team_found(answer, kind, hidden, response):
     v = spec_score(answer, kind, response, **hidden)
@@ -217,6 +220,8 @@ def test_right_answers_the_red_team_found(answer, kind, hidden, response):
     (31.5, "number", {"units": ["C/W"]}, r"\boxed{31.5 C/W per hour}"),
     (7, "number", {"units": ["entry"], "amount": 12_345.0}, r"\boxed{7; total = 13,000}"),
     ("no", "yesno", {"amount": -27.04}, r"\boxed{no; difference = 27.04}"),
+    (1461, "number", {"units": ["day"], "exact": True}, r"\boxed{1460}"),            # round 3: a count is exact
+    (1461, "number", {"units": ["day"], "exact": True}, r"\boxed{1.46 thousand days}"),
 ])
 def test_wrong_answers_the_red_team_found(answer, kind, hidden, response):
     v = spec_score(answer, kind, response, **hidden)
