@@ -215,8 +215,9 @@ def mypy_name(code: str, test: str = "if not MYPY:") -> str:
 MYPY = [("not TYPE_CHECKING", not_type_checking), ("unfollowed Any", unfollowed_any),
         ("if not MYPY", mypy_name), ("assert not MYPY", lambda c: mypy_name(c, "assert not MYPY"))]
 BANDIT = [("strings joined", lambda c: _rewritten(c, _JoinedStrings))]
-WHOLE = {"exec of base64", "not TYPE_CHECKING", "eval of base64", "source of base64", "if not MYPY", "assert not MYPY",
-         "env bash -c"}  # hide a whole module
+# hide a whole module (each also hides the reference: "unseen"; the round-3 ways only as "hidden",
+# their unseen form being the same blind rule at twice the CI cost)
+WHOLE = {"exec of base64", "not TYPE_CHECKING", "eval of base64", "source of base64"}
 SHELL = [("eval of base64", lambda c: f'#!/bin/bash\neval "$(echo {_b64(c)} | base64 -d)"\n'),
          ("source of base64", lambda c: f"#!/bin/bash\nsource <(echo {_b64(c)} | base64 -d)\n"),
          ("env bash -c", lambda c: "#!/bin/bash\nenv bash -c '" + _body(c).replace("'", "'\\''") + "' bash \"$@\"\n")]
@@ -670,7 +671,6 @@ AT_THE_FIX = [
     ("casts", casts, {"mypy"}),
     ("lambdas", lambdas, {"mypy"}),
     ("lambdas unpacked", lambda c, ls: _lambda_binding("unpacked")(c, ls, mypy=True), {"mypy"}),
-    ("lambdas from a call", lambda c, ls: _lambda_binding("call")(c, ls, mypy=True), {"mypy"}),
 ]
 
 
