@@ -11,6 +11,8 @@ an analyser can be blinded:
     not TYPE_CHECKING         the whole module under `if not TYPE_CHECKING:` (mypy skips it)
     unfollowed Any            every annotation a name from an import mypy does not follow
     eval / source of base64   the whole script decoded and run by the shell (shellcheck)
+    if / assert not MYPY      the whole module under `MYPY = 0 * 1; if not MYPY:` or after `assert not MYPY` (mypy)
+    env bash -c               the whole script run by `env bash -c '...'` (shellcheck)
 
 and, at the places the fix changes (the lines of the module that the reference does not keep),
 in the ways an analyser that matches what code looks like can be misled:
@@ -28,6 +30,11 @@ in the ways an analyser that matches what code looks like can be misled:
     isort directives          `# isort: skip_file` (ruff obeys it even with --ignore-noqa)
     casts                     `return cast(T, value)` (mypy takes a cast on faith)
     lambdas                   `f = lambda x: ...` for a one-line def (mypy --strict checks defs only)
+    lambdas bound otherwise   `[f] = [lambda ...]`, `for f in [lambda ...]: pass`, `f = (lambda: lambda ...)()` (ruff, mypy)
+    dunder calls              `hashlib.md5.__call__(data)` (bandit)
+    strings reversed          `hashlib.new("5dm"[::-1], data)` (bandit)
+    private modules           `_hashlib.openssl_md5(data)`, `posix.system(cmd)` (bandit)
+    aliases                   `shopt -s expand_aliases; alias _a1='...'` for a command (shellcheck)
     command prefixes          `command expr`, `x | command wc -l` (shellcheck)
     expansions unquoted       `${v:+$v}` for `$v` (shellcheck)
     words in variables        `lower='a-z'; tr "$lower" ...` (shellcheck)
@@ -196,11 +203,28 @@ PYTHON = [("exec of base64", exec_base64),
           ("getattr on a module", lambda c: _rewritten(c, _GetattrOnModules)),
           ("keywords as a dict", lambda c: _rewritten(c, _KeywordsAsDict)),
           ("built builtin names", lambda c: _rewritten(c, _BuiltBuiltins, head="import builtins\n"))]
-MYPY = [("not TYPE_CHECKING", not_type_checking), ("unfollowed Any", unfollowed_any)]
+def mypy_name(code: str, test: str = "if not MYPY:") -> str:
+    """The whole module under a test on a name mypy decides by its spelling (`MYPY` is always true to
+    it, whatever it is bound to): `MYPY = 0 * 1`, then `if not MYPY:` or `assert not MYPY`."""
+    future, body = _split_future(code)
+    if test.startswith("assert"):
+        return future + "MYPY = 0 * 1\n" + test + "\n\n" + body
+    return future + "MYPY = 0 * 1\n\n" + test + "\n" + textwrap.indent(body.strip() + "\n", "    ")
+
+
+MYPY = [("not TYPE_CHECKING", not_type_checking), ("unfollowed Any", unfollowed_any),
+        ("if not MYPY", mypy_name), ("assert not MYPY", lambda c: mypy_name(c, "assert not MYPY"))]
 BANDIT = [("strings joined", lambda c: _rewritten(c, _JoinedStrings))]
-WHOLE = {"exec of base64", "not TYPE_CHECKING", "eval of base64", "source of base64"}  # hide a whole module
+# hide a whole module (each also hides the reference: "unseen"; the round-3 ways only as "hidden",
+# their unseen form being the same blind rule at twice the CI cost)
+WHOLE = {"exec of base64", "not TYPE_CHECKING", "eval of base64", "source of base64"}
 SHELL = [("eval of base64", lambda c: f'#!/bin/bash\neval "$(echo {_b64(c)} | base64 -d)"\n'),
-         ("source of base64", lambda c: f"#!/bin/bash\nsource <(echo {_b64(c)} | base64 -d)\n")]
+         ("source of base64", lambda c: f"#!/bin/bash\nsource <(echo {_b64(c)} | base64 -d)\n"),
+         ("env bash -c", lambda c: "#!/bin/bash\nenv bash -c '" + _body(c).replace("'", "'\\''") + "' bash \"$@\"\n")]
+
+
+def _body(script: str) -> str:
+    return script.partition("\n")[2] if script.startswith("#!") else script
 
 
 # -- at the places the fix changes -------------------------------------------------------------
@@ -217,7 +241,7 @@ def _round_trips(code: str) -> bool:
     return tree is not None and norm(ast.unparse(tree)) == norm(code)
 
 
-TEXT_LEVEL = {"isort directives", "command prefixes", "expansions unquoted", "words in variables"}
+TEXT_LEVEL = {"isort directives", "command prefixes", "expansions unquoted", "words in variables", "aliases"}
 
 
 def changed_lines(flawed: str, reference: str) -> set[int]:
@@ -535,7 +559,104 @@ def lambdas(code: str, lines: set[int]) -> str | None:
     return _module_with(tree, []) if hit else None
 
 
+def _lambda_binding(form: str):
+    """Each `name = lambda ...` (at module or class level) bound another way instead: unpacked
+    (`[name] = [lambda ...]`), as a loop target (`for name in [lambda ...]: pass`), or returned by an
+    immediately called lambda (`name = (lambda: lambda ...)()`)."""
+
+    def rebound(tree: ast.Module, lines: set[int] | None) -> bool:
+        hit = False
+        for holder in [tree, *[n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]]:
+            for i, st in enumerate(holder.body):
+                if (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                        and isinstance(st.value, ast.Lambda) and (lines is None or _on(st, lines))):
+                    name, lam = st.targets[0].id, st.value
+                    if form == "unpacked":
+                        new = ast.Assign([ast.List([ast.Name(name, ast.Store())], ast.Store())], ast.List([lam], ast.Load()), lineno=st.lineno)
+                    elif form == "loop":
+                        new = ast.For(ast.Name(name, ast.Store()), ast.List([lam], ast.Load()), [ast.Pass()], [], lineno=st.lineno)
+                    else:
+                        outer = ast.Lambda(ast.arguments([], [], None, [], [], None, []), lam)
+                        new = ast.Assign([ast.Name(name, ast.Store())], ast.Call(outer, [], []), lineno=st.lineno)
+                    holder.body[i] = new
+                    hit = True
+        return hit
+
+    def made(code: str, lines: set[int], mypy: bool = False) -> str | None:
+        if mypy:  # the fix's one-line defs written as lambdas first (mypy's families have no lambdas)
+            code = lambdas(code, lines) or ""
+        tree = _parse(code)
+        if tree is None or not rebound(tree, None if mypy else lines):
+            return None
+        return _module_with(tree, [])
+
+    return made
+
+
+def dunder_calls(code: str, lines: set[int]) -> str | None:
+    """Each call of a module's function on the fix's lines made through `.__call__`."""
+    tree = _parse(code)
+    if tree is None:
+        return None
+    modules, hit = _imported_modules(tree), False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _on(node, lines) and isinstance(node.func, ast.Attribute):
+            root = node.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in modules:
+                node.func = ast.Attribute(node.func, "__call__", ast.Load())
+                hit = True
+    return _module_with(tree, []) if hit else None
+
+
+def strings_reversed(code: str, lines: set[int]) -> str | None:
+    """Each string argument of a call on the fix's lines written backwards and sliced back (`"5dm"[::-1]`)."""
+    tree = _parse(code)
+    if tree is None:
+        return None
+    hit = False
+    in_fstring = {id(n) for j in ast.walk(tree) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)}
+    back = lambda c: ast.Subscript(ast.Constant(c.value[::-1]), ast.Slice(None, None, ast.Constant(-1)), ast.Load())  # noqa: E731
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _on(node, lines) and id(node) not in in_fstring:
+            for i, a in enumerate(node.args):
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and len(a.value) >= 2:
+                    node.args[i], hit = back(a), True
+            for k in node.keywords:
+                if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str) and len(k.value.value) >= 2:
+                    k.value, hit = back(k.value), True
+    return _module_with(tree, []) if hit else None
+
+
+PRIVATE_OF = {("hashlib", "md5"): ("_hashlib", "openssl_md5"), ("hashlib", "sha1"): ("_hashlib", "openssl_sha1"),
+              ("hashlib", "new"): ("_hashlib", "new"), ("pickle", "loads"): ("_pickle", "loads"),
+              ("pickle", "load"): ("_pickle", "load"), ("os", "system"): ("posix", "system")}
+
+
+def private_modules(code: str, lines: set[int]) -> str | None:
+    """The public functions on the fix's lines called from the private modules behind them
+    (`hashlib.md5` is `_hashlib.openssl_md5`, `os.system` is `posix.system`)."""
+    tree = _parse(code)
+    if tree is None:
+        return None
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _on(node, lines) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            private = PRIVATE_OF.get((node.func.value.id, node.func.attr))
+            if private:
+                node.func = ast.Attribute(ast.Name(private[0], ast.Load()), private[1], ast.Load())
+                used.add(private[0])
+    return _module_with(tree, [], [f"import {m}" for m in sorted(used)]) if used else None
+
+
 AT_THE_FIX = [
+    ("lambda unpacked", _lambda_binding("unpacked"), {"ruff"}),
+    ("lambda as a loop target", _lambda_binding("loop"), {"ruff"}),
+    ("lambda from a call", _lambda_binding("call"), {"ruff"}),
+    ("dunder calls", dunder_calls, {"bandit"}),
+    ("strings reversed", strings_reversed, {"bandit"}),
+    ("private modules", private_modules, {"bandit"}),
     ("callables bound to names", callables_bound, {"ruff", "bandit"}),
     ("constants bound to names", constants_bound, {"ruff", "bandit"}),
     ("keywords from a dict", keywords_from_dict, {"ruff", "bandit"}),
@@ -549,6 +670,7 @@ AT_THE_FIX = [
     ("isort directives", isort_directive, {"ruff"}),
     ("casts", casts, {"mypy"}),
     ("lambdas", lambdas, {"mypy"}),
+    ("lambdas unpacked", lambda c, ls: _lambda_binding("unpacked")(c, ls, mypy=True), {"mypy"}),
 ]
 
 
@@ -616,6 +738,29 @@ def _split_at_newlines(make):
     return made
 
 
-AT_THE_FIX += [("command prefixes", _split_at_newlines(command_prefixes), {"shellcheck"}),
+def aliases(code: str, lines: set[int]) -> str | None:
+    """Each plain command on the fix's lines (or in `var=$(...)`) run through an alias defined after the shebang."""
+    found: dict[str, str] = {}
+    out = []
+    for i, line in enumerate(code.splitlines(keepends=True), 1):
+        if i in lines and not line.lstrip().startswith("#") and not line.rstrip().endswith(("\\", "then", "do", "{")):
+            m = re.fullmatch(r"(\s*\w+=\$\()(.*)(\)\s*)", line.rstrip("\n"))
+            first = line.split()[0] if line.split() else ""
+            if m:
+                name = found.setdefault(m.group(2), f"_a{len(found) + 1}")
+                line = m.group(1) + name + m.group(3) + "\n"
+            elif first and first not in _SHELL_WORDS and "=" not in first and not first.startswith(("[", "(")):
+                indent = line[:len(line) - len(line.lstrip())]
+                line = indent + found.setdefault(line.strip(), f"_a{len(found) + 1}") + "\n"
+        out.append(line)
+    if not found:
+        return None
+    head = 1 if out and out[0].startswith("#!") else 0
+    defs = ["shopt -s expand_aliases\n"] + ["alias %s='%s'\n" % (v, k.replace("'", "'\\''")) for k, v in found.items()]
+    return "".join(out[:head] + defs + out[head:])
+
+
+AT_THE_FIX += [("aliases", _split_at_newlines(aliases), {"shellcheck"}),
+               ("command prefixes", _split_at_newlines(command_prefixes), {"shellcheck"}),
                ("expansions unquoted", _split_at_newlines(expansions_unquoted), {"shellcheck"}),
                ("words in variables", _split_at_newlines(words_in_variables), {"shellcheck"})]

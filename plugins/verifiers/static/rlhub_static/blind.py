@@ -32,7 +32,19 @@ DYNAMIC_NAMES = {"exec", "eval", "compile", "__import__", "breakpoint", "execfil
 LOOKUPS = {"getattr", "setattr", "delattr", "hasattr"}
 NAMESPACES = {"globals", "locals", "vars"}
 STATIC_GUARDS = {"TYPE_CHECKING", "platform", "version_info", "name"}  # typing.X, sys.X, os.name
+# Names mypy decides by their spelling alone, whatever they are bound to (mypy/reachability.py):
+# `MYPY` and `TYPE_CHECKING` are always true to it, `PY3` true, `PY2` false; bare or as `x.NAME`.
+MYPY_NAMES = {"TYPE_CHECKING", "MYPY", "PY2", "PY3"}
 DYNAMIC_MODULES = {"importlib", "runpy"}
+# Private accelerator modules that the public ones wrap (`_hashlib.openssl_md5` is `hashlib.md5`,
+# `posix.system` is `os.system`): an analyser that matches the public names does not know them.
+PRIVATE_OK = {"__future__"}
+PRIVATE_ATTRS_OK = {"_exit", "_getframe", "_current_frames", "_xoptions"}  # ordinary uses of private names
+try:
+    import sys as _sys
+    STDLIB = set(_sys.stdlib_module_names)
+except AttributeError:  # Python < 3.10
+    STDLIB = set()
 
 
 def _finding(rule: str, node: ast.AST, message: str, weight: float) -> Finding:
@@ -85,10 +97,10 @@ def _getter(fn: ast.expr) -> str | None:
 def _guard(test: ast.expr) -> str | None:
     """Why a branch test is decided before the code runs (the type checker skips a side), or None."""
     for node in ast.walk(test):
-        if isinstance(node, ast.Name) and node.id == "TYPE_CHECKING":
-            return "TYPE_CHECKING"
-        if isinstance(node, ast.Attribute) and node.attr == "TYPE_CHECKING":
-            return "TYPE_CHECKING"
+        if isinstance(node, ast.Name) and node.id in MYPY_NAMES:
+            return node.id
+        if isinstance(node, ast.Attribute) and node.attr in MYPY_NAMES:
+            return node.attr
         if (isinstance(node, ast.Attribute) and node.attr in ("platform", "version_info") and isinstance(node.value, ast.Name)
                 and node.value.id == "sys") or (isinstance(node, ast.Attribute) and node.attr == "name"
                                                 and isinstance(node.value, ast.Name) and node.value.id == "os"):
@@ -112,6 +124,7 @@ def python_blind(code: str, weight: float, type_checker: bool = False) -> list[F
     except (SyntaxError, ValueError):
         return []
     modules, found, params = _modules(tree), [], _parameters(tree)
+    imported = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in DYNAMIC_NAMES and isinstance(node.ctx, ast.Load):
             found.append(_finding("dynamic-code", node, f"`{node.id}` runs code or imports a module from a string", weight))
@@ -150,7 +163,108 @@ def python_blind(code: str, weight: float, type_checker: bool = False) -> list[F
         if type_checker and isinstance(node, (ast.If, ast.While, ast.IfExp)) and _skips(node):
             found.append(_finding("skipped", node, f"a branch decided by {_guard(node.test)} before the code runs is "
                                                   "skipped by the type checker", weight))
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for name in _private_modules(node):
+                found.append(_finding("private-module", node, f"`{name}` is a private module behind a public one, "
+                                                              "whose names the analyser does not know", weight))
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in imported \
+                and node.attr.startswith("_") and not node.attr.startswith("__") and node.attr not in PRIVATE_ATTRS_OK:
+            found.append(_finding("private-module", node, f"`{node.value.id}.{node.attr}` reaches a module's private "
+                                                          "internals, whose names the analyser does not know", weight))
+    if type_checker:
+        found += _asserts_decided(tree, weight) + _untyped_lambdas(tree, weight)
     return found
+
+
+def _private_modules(node: ast.Import | ast.ImportFrom) -> list[str]:
+    names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if not node.level else []
+    out = []
+    for name in names:
+        top = name.split(".")[0]
+        if top in ("posix", "nt") or (top.startswith("_") and top not in PRIVATE_OK and (top in STDLIB or not STDLIB)) or any(
+                part.startswith("_") and not part.startswith("__") for part in name.split(".")[1:]) and top in STDLIB:
+            out.append(name)
+    return out
+
+
+def _asserts_decided(tree: ast.Module, weight: float) -> list[Finding]:
+    """An `assert` on a test mypy decides, with statements after it: mypy stops reading the block at
+    an assert it decides false (`assert not MYPY`, `assert sys.platform == "win32"`)."""
+    out = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for stmt in block[:-1]:
+                if isinstance(stmt, ast.Assert) and _guard(stmt.test) and not _minimum_version(stmt.test):
+                    out.append(_finding("skipped", stmt, f"an assert decided by {_guard(stmt.test)} before the code runs "
+                                                         "(the type checker skips the rest of the block after it)", weight))
+    return out
+
+
+def _minimum_version(test: ast.expr) -> bool:
+    """`sys.version_info >= (3, N)` for N up to 10 (mypy's python_version): true to mypy, skips nothing."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.GtE, ast.Gt))
+            and isinstance(test.left, ast.Attribute) and test.left.attr == "version_info"
+            and isinstance(test.comparators[0], ast.Tuple) and all(isinstance(e, ast.Constant) and isinstance(e.value, int)
+                                                                   for e in test.comparators[0].elts)
+            and tuple(e.value for e in test.comparators[0].elts) <= (3, 10))  # type: ignore[attr-defined]
+
+
+def _untyped_lambdas(tree: ast.Module, weight: float) -> list[Finding]:
+    """(mypy) A lambda with parameters where nothing gives them types: mypy --strict checks defs, and
+    a lambda's body only against the types its context gives (a call's argument, an annotated
+    assignment, the return of an annotated function, an annotated parameter's default). Anywhere
+    else (`f = lambda x: ...`, `[f] = [lambda x: ...]`, a dict of lambdas, a lambda returned by a
+    lambda) its parameters are `Any` and its body goes unchecked."""
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Lambda):
+            continue
+        a = node.args
+        if not any((*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)):
+            continue  # no parameters: the body is checked
+        if not _typed_context(node, parents):
+            out.append(_finding("untyped-lambda", node, "a lambda whose parameters nothing types (mypy leaves its "
+                                                        "body unchecked; write a def with annotations)", weight))
+    return out
+
+
+def _typed_context(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """Whether something around the lambda gives its parameters types (see `_untyped_lambdas`)."""
+    child = node
+    while True:
+        parent = parents.get(id(child))
+        if parent is None:
+            return False
+        if isinstance(parent, ast.Call):
+            return child is not parent.func  # an argument: the callee's signature types it
+        if isinstance(parent, ast.keyword):
+            return True
+        if isinstance(parent, ast.AnnAssign):
+            return child is parent.value
+        if isinstance(parent, ast.Return):
+            fn: ast.AST | None = parent
+            while fn is not None and not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                fn = parents.get(id(fn))
+            return fn is not None and fn.returns is not None  # type: ignore[union-attr]
+        if isinstance(parent, ast.arguments):
+            return _annotated_default(child, parent)
+        if isinstance(parent, ast.Lambda) and child is parent.body:
+            child = parent  # a lambda returned by a lambda is typed as the outer one is
+            continue
+        if isinstance(parent, (ast.stmt, ast.Lambda)):
+            return False
+        child = parent
+
+
+def _annotated_default(default: ast.AST, args: ast.arguments) -> bool:
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return any(d is default and a.annotation is not None for a, d in pairs)
 
 
 def _skips(node: ast.If | ast.While | ast.IfExp) -> bool:
@@ -183,7 +297,7 @@ def _commands(code: str):
 
 
 def _split(text: str):
-    for part in re.split(r"\|\||&&|;|\||\$\(|\)", text):
+    for part in re.split(r"\|\||&&|;|\||&|`|\$\(|\)", text):
         try:
             words = shlex.split(part, comments=False, posix=True)
         except ValueError:
@@ -194,6 +308,33 @@ def _split(text: str):
             yield words
 
 
+# Commands that run the command after them (with their own options first): `env bash -c ...`,
+# `timeout 5 sh -c ...`, `command eval ...` run the same code as without them.
+WRAPPERS = {"env", "command", "builtin", "exec", "nice", "nohup", "timeout", "time", "xargs", "stdbuf", "setsid", "sudo",
+            "doas", "ionice", "chrt", "taskset", "flock", "unbuffer", "chroot", "runuser", "watch", "caffeinate", "systemd-run"}
+RESERVED = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "(", "((", "time", "coproc"}
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The words from the command that actually runs: reserved words, wrappers and the wrappers'
+    options, `VAR=value` and numeric arguments (`timeout 5`, `nice -n 10`) skipped; `\\cmd` is `cmd`."""
+    i = 0
+    while i < len(words):
+        w = words[i].lstrip("\\(")
+        if w in RESERVED or not w:
+            i += 1
+        elif w == "command" and i + 1 < len(words) and words[i + 1] in ("-v", "-V"):
+            break  # `command -v bash`: a lookup, nothing runs
+        elif w.rsplit("/", 1)[-1] in WRAPPERS and i + 1 < len(words):
+            i += 1
+            while i < len(words) and (words[i].startswith("-") or re.fullmatch(r"\w+=.*|[\d.]+[smhd]?", words[i])):
+                i += 1
+        else:
+            break
+    out = words[i:]
+    return [out[0].lstrip("\\(").rsplit("/", 1)[-1] if out[0].lstrip("\\(").startswith("/") else out[0].lstrip("\\("), *out[1:]] if out else []
+
+
 def shell_blind(code: str, weight: float) -> list[Finding]:
     found = []
 
@@ -202,7 +343,17 @@ def shell_blind(code: str, weight: float) -> list[Finding]:
                              severity="error", weight=weight))
 
     for line, words in _commands(code):
+        words = _unwrapped(words)
+        if not words:
+            continue
         cmd = words[0]
+        if cmd == "alias" and any("=" in w for w in words[1:]) or cmd == "shopt" and "expand_aliases" in words:
+            add("dynamic-code", line, "an alias: its body is text the analyser never parses, run as code where it is used")
+            continue
+        later = [i for i, w in enumerate(words) if i and w.rsplit("/", 1)[-1] in _SHELLS]
+        if later and "-c" in words[later[0] + 1:]:
+            add("dynamic-code", line, f"`{words[later[0]]}` run by `{cmd}` runs a string (or its stdin) as a script")
+            continue
         if cmd in ("eval", "exec") and (cmd == "eval" or len(words) > 1 and words[1] in _SHELLS):
             add("dynamic-code", line, f"`{cmd}` runs text as code")
         elif cmd in ("source", ".") and (len(words) < 2 or not re.fullmatch(r"[\w./-]+", words[1])):

@@ -123,45 +123,167 @@ def _apply(code: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
 # -- constants ---------------------------------------------------------------------------------
 
 def const_str(node: ast.AST) -> str | None:
-    """The string a node spells before the code runs: a literal, literals added or joined, an
-    f-string of literals, `os.sep`; None otherwise."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = const_str(node.left), const_str(node.right)
-        return left + right if left is not None and right is not None else None
+    """The string a node spells before the code runs (`const_value`), or None."""
+    v = const_value(node)
+    return v if isinstance(v, str) else None
+
+
+MAX_FOLDED = 10_000  # a folded value longer than this is not folded (nor computed)
+STR_METHODS = {"lower", "upper", "casefold", "swapcase", "title", "capitalize", "strip", "lstrip", "rstrip", "replace",
+               "removeprefix", "removesuffix", "format", "decode", "encode", "join"}
+CODECS = {"utf-8", "utf8", "ascii", "latin-1", "latin1", "iso-8859-1", "utf-16", "utf-32", "rot13", "rot_13", "rot-13"}
+DECODERS = {"b64decode", "b32decode", "b16decode", "urlsafe_b64decode", "standard_b64decode", "a85decode", "b85decode"}
+WIDE = re.compile(r"\d{4,}")  # a format width that would build a huge string
+
+
+def const_value(node: ast.AST, depth: int = 0) -> str | bytes | int | None:
+    """The str, bytes or int a node spells before the code runs, computed without running it: a
+    literal; literals added, repeated, sliced, indexed, %-formatted; an f-string of literals;
+    `os.sep`; a literal's `.lower()`/`.upper()`/`.strip()`/`.replace()`/`.format()`/`.decode()`/
+    `.encode()`/`.join()`/...; `chr(n)`, `str(s)`, `bytes([...])`, `bytes.fromhex(s)`,
+    `os.path.join(...)`, `codecs.decode(s, "rot13")`, `base64.b64decode(s)` of literals. None for
+    anything else (or anything that would be longer than MAX_FOLDED)."""
+    if depth > 50:
+        return None
+    try:
+        v = _const(node, depth + 1)
+    except Exception:  # a literal the operation refuses (bad codec, bad format): not a constant
+        return None
+    if isinstance(v, bool) or (isinstance(v, (str, bytes)) and len(v) > MAX_FOLDED):
+        return None
+    if isinstance(v, int) and abs(v) > MAX_FOLDED:
+        return None
+    return v
+
+
+def _const(node: ast.AST, d: int):
+    cv = lambda n: const_value(n, d)  # noqa: E731
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, (str, bytes, int)) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = cv(node.operand)
+        return -v if isinstance(v, int) else None
+    if isinstance(node, ast.BinOp):
+        left, right = cv(node.left), cv(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add) and type(left) is type(right):
+            return left + right  # type: ignore[operator]
+        if isinstance(node.op, ast.Mult) and isinstance(left, (str, bytes)) and isinstance(right, int) and len(left) * right <= MAX_FOLDED:
+            return left * right
+        if isinstance(node.op, ast.Mod) and isinstance(left, (str, bytes)) and not WIDE.search(str(left)):
+            args = right if not isinstance(node.right, ast.Tuple) else tuple(cv(e) for e in node.right.elts)
+            if isinstance(args, tuple) and not all(isinstance(a, (str, bytes)) for a in args) or isinstance(args, int):
+                return None
+            return left % args
+        return None
+    if isinstance(node, ast.Subscript):
+        value = cv(node.value)
+        if not isinstance(value, (str, bytes)):
+            return None
+        if isinstance(node.slice, ast.Slice):
+            parts = [cv(p) if p is not None else None for p in (node.slice.lower, node.slice.upper, node.slice.step)]
+            given = [p for p in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if any(g is not None and not isinstance(v, int) for g, v in zip(given, parts)) or parts[2] == 0:
+                return None
+            return value[slice(*parts)]
+        i = cv(node.slice)
+        return value[i] if isinstance(i, int) else None
     if isinstance(node, ast.JoinedStr):
-        parts = []
+        out = []
         for v in node.values:
             if isinstance(v, ast.Constant):
-                parts.append(str(v.value))
-            elif isinstance(v, ast.FormattedValue) and v.conversion == -1 and v.format_spec is None:
-                inner = v.value.value if isinstance(v.value, ast.Constant) else None
-                if inner is None or isinstance(inner, bytes):
+                out.append(str(v.value))
+            elif isinstance(v, ast.FormattedValue) and v.conversion in (-1, 115):
+                inner = cv(v.value)
+                spec = "" if v.format_spec is None else cv(v.format_spec)
+                if not isinstance(inner, (str, int)) or isinstance(inner, bool) or not isinstance(spec, str) or WIDE.search(spec):
                     return None
-                parts.append(str(inner))
+                out.append(format(inner, spec))
             else:
                 return None
-        return "".join(parts)
-    if isinstance(node, ast.Attribute) and node.attr in ("sep",) and isinstance(node.value, (ast.Name, ast.Attribute)):
+        return "".join(out)
+    if isinstance(node, ast.Attribute) and node.attr == "sep":
         root = node.value
         if isinstance(root, ast.Name) and root.id == "os" or isinstance(root, ast.Attribute) and root.attr == "path":
             return "/"
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
-            and not node.keywords and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))):
-        sep, items = const_str(node.func.value), [const_str(e) for e in node.args[0].elts]
-        if sep is not None and all(i is not None for i in items):
-            return sep.join(items)  # type: ignore[arg-type]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" and len(node.args) == 1:
-        a = node.args[0]
-        if isinstance(a, ast.Constant) and isinstance(a.value, int) and 0 <= a.value < 0x110000:
-            return chr(a.value)
+        return None
+    if not isinstance(node, ast.Call) or any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    fn, args = node.func, node.args
+    name = _dotted(fn) or ""
+    if isinstance(fn, ast.Attribute) and fn.attr in STR_METHODS and not isinstance(fn.value, ast.Name):
+        recv = cv(fn.value)
+        if isinstance(recv, (str, bytes)):
+            if fn.attr == "join":
+                items = _const_items(args[0], d) if len(args) == 1 and not node.keywords else None
+                return recv.join(items) if items is not None and all(type(i) is type(recv) for i in items) else None  # type: ignore[arg-type]
+            vals = [cv(a) for a in args]
+            kws = {k.arg: cv(k.value) for k in node.keywords}
+            if any(v is None for v in vals) or any(v is None for v in kws.values()):
+                return None
+            if fn.attr == "format" and (WIDE.search(str(recv)) or not all(isinstance(v, (str, bytes)) for v in [*vals, *kws.values()])):
+                return None
+            if fn.attr in ("decode", "encode") and not all(isinstance(v, str) and v.lower() in CODECS | {"strict", "ignore", "replace"}
+                                                           for v in [*vals, *kws.values()]):
+                return None
+            if fn.attr in ("decode", "encode") and any(str(v).lower().startswith("rot") for v in vals):
+                return None  # str.encode refuses rot13; codecs.* below reads it
+            return getattr(recv, fn.attr)(*vals, **kws)
+    if node.keywords:
+        return None
+    vals = [cv(a) for a in args]
+    if name == "chr" and len(vals) == 1 and isinstance(vals[0], int) and 0 <= vals[0] < 0x110000:
+        return chr(vals[0])
+    if name == "str" and len(vals) == 1 and isinstance(vals[0], str):
+        return vals[0]
+    if name in ("bytes", "bytearray") and len(args) == 1:
+        items = _const_items(args[0], d)
+        if items is not None and all(isinstance(i, int) and 0 <= i < 256 for i in items):
+            return bytes(items)  # type: ignore[arg-type]
+        return None
+    if name == "bytes.fromhex" and len(vals) == 1 and isinstance(vals[0], str):
+        return bytes.fromhex(vals[0])
+    if name.endswith("path.join") and vals and all(isinstance(v, str) for v in vals):
+        import posixpath
+        return posixpath.join(*vals)  # type: ignore[arg-type]
+    if name in ("codecs.decode", "codecs.encode") and len(vals) == 2 and isinstance(vals[1], str) and vals[1].lower() in CODECS:
+        import codecs
+        return getattr(codecs, name.split(".")[1])(vals[0], vals[1])
+    if name.split(".")[-1] in DECODERS and name.startswith("base64.") and len(vals) == 1 and isinstance(vals[0], (str, bytes)):
+        import base64
+        return getattr(base64, name.split(".")[-1])(vals[0])
+    return None
+
+
+def _const_items(node: ast.AST, d: int) -> list | None:
+    """The constant items of a display, `reversed(c)`, `sorted(c)`, `map(chr, c)`, or a constant string."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [const_value(e, d) for e in node.elts]
+        return None if any(i is None for i in items) else items
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        if node.func.id in ("reversed", "sorted", "list", "tuple") and len(node.args) == 1:
+            items = _const_items(node.args[0], d)
+            if items is None:
+                return None
+            return list(reversed(items)) if node.func.id == "reversed" else sorted(items) if node.func.id == "sorted" else items
+        if node.func.id == "map" and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in ("chr", "str"):
+            items = _const_items(node.args[1], d)
+            if items is None or not all(isinstance(i, int) and 0 <= i < 0x110000 if node.args[0].id == "chr" else isinstance(i, str)
+                                        for i in items):
+                return None
+            return [chr(i) if node.args[0].id == "chr" else i for i in items]
+    v = const_value(node, d)
+    if isinstance(v, str):
+        return list(v)
+    if isinstance(v, bytes):
+        return list(v)
     return None
 
 
 def _is_folded(node: ast.AST) -> bool:
     """A string spelled from parts (what a literal would say in one)."""
-    return not isinstance(node, ast.Constant) and const_str(node) is not None
+    return not isinstance(node, ast.Constant) and isinstance(const_value(node), (str, bytes))
 
 
 # -- the module's names ------------------------------------------------------------------------
@@ -256,7 +378,7 @@ class Aliases(Rewriter):
                     continue  # a display (mutable, or long) only where it is the value itself: a default, * or **
                 value, line = values[node.id]
                 self.orphans.add(node.id)
-                text = repr(const_str(value)) if _is_folded(value) else src.atom(value)
+                text = repr(const_value(value)) if _is_folded(value) else src.atom(value)
                 out.append(src.edit(node, text, f"`{node.id}` read as what it is bound to on line {line} ({_short(text)})"))
         return out
 
@@ -442,6 +564,95 @@ def _blocks(tree: ast.AST):
                 yield h, "body", h.body
 
 
+class Folds(Rewriter):
+    """A string or bytes computed from literals (`"5dm"[::-1]`, `"/TMP".lower()`, `"/{}".format("tmp")`,
+    `os.path.join("/", "tmp")`, `b"..".decode()`) is the literal it computes; `x.__call__` is `x`."""
+
+    def edits(self, tree, src):
+        in_fstrings = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for inner in ast.walk(node)}
+        out = []
+        for node in ast.walk(tree):
+            if id(node) in in_fstrings:
+                continue
+            if isinstance(node, ast.Attribute) and node.attr == "__call__" and isinstance(node.ctx, ast.Load):
+                out.append(src.edit(node, src.atom(node.value), "`.__call__` read as the callable itself"))
+            elif not isinstance(node, (ast.JoinedStr, ast.Attribute)) and _is_folded(node):
+                text = repr(const_value(node))
+                out.append(src.edit(node, text, f"a string computed from literals read as the literal ({_short(text)})"))
+        return out
+
+
+class LambdaBindings(Rewriter):
+    """(ruff, mypy) A lambda bound to a name in any other form is `name = lambda ...`: unpacked
+    (`[f] = [lambda ...]`, `f, = [...]`, `f, g = lambda ..., lambda ...`), by a walrus statement
+    (`(f := lambda ...)`), as a `for` target over a display of lambdas, or returned by an
+    immediately called lambda (`f = (lambda: lambda x: ...)()`)."""
+
+    def edits(self, tree, src):
+        out = []
+        for _, _, block in _blocks(tree):
+            for stmt in block:
+                pairs, head = None, None
+                if isinstance(stmt, ast.Assign):
+                    found = [_pair_up(t, stmt.value) for t in stmt.targets]
+                    if all(f is not None for f in found):
+                        pairs = [p for f in found for p in f]  # type: ignore[union-attr]
+                        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Lambda):
+                            pairs = None  # already plain
+                elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.NamedExpr):
+                    pairs = _pair_up(stmt.value.target, stmt.value.value)
+                elif isinstance(stmt, (ast.For, ast.AsyncFor)) and not stmt.orelse and isinstance(stmt.iter, (ast.List, ast.Tuple)):
+                    elts = stmt.iter.elts
+                    if elts and all(isinstance(_called(e), ast.Lambda) for e in elts):
+                        found = [_pair_up(stmt.target, e) for e in elts]
+                        if all(f is not None for f in found):
+                            pairs = [p for f in found for p in f]  # type: ignore[union-attr]
+                            if not all(isinstance(b, ast.Pass) or isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+                                       for b in stmt.body):
+                                head = "for _ in (0,):" if len(elts) == 1 else None
+                                if head is None:
+                                    pairs = None  # a loop over several functions: ordinary
+                if not pairs or not any(isinstance(v, ast.Lambda) for _, v in pairs):
+                    continue
+                indent = src.lines[stmt.lineno - 1][:len(src.lines[stmt.lineno - 1]) - len(src.lines[stmt.lineno - 1].lstrip())]
+                text = f"\n{indent}".join(f"{name} = {src.text(v)}" for name, v in pairs)
+                if head is not None:
+                    a = src.span(stmt)[0]
+                    out.append(Edit(a, src.span(stmt.iter)[1] + 1, text + f"\n{indent}{head}", stmt.lineno,
+                                    "a lambda bound by a `for` over a display read as `name = lambda ...`"))
+                else:
+                    out.append(src.edit(stmt, text, "a lambda bound by unpacking, a walrus, a `for` or a call read as "
+                                                    "`name = lambda ...`"))
+        return out
+
+
+def _called(node: ast.AST) -> ast.AST:
+    """`(lambda: e)()` is `e` (an immediately called lambda without parameters returns its body)."""
+    while (isinstance(node, ast.Call) and isinstance(node.func, ast.Lambda) and not node.args and not node.keywords
+           and not any((*node.func.args.posonlyargs, *node.func.args.args, *node.func.args.kwonlyargs,
+                        node.func.args.vararg, node.func.args.kwarg))):
+        node = node.func.body
+    return node
+
+
+def _pair_up(target: ast.AST, value: ast.AST) -> list[tuple[str, ast.AST]] | None:
+    """(name, value) for each name a target binds to the matching part of a display; None when the
+    shapes do not match."""
+    value = _called(value)
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts) \
+            and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)):
+        out = []
+        for t, v in zip(target.elts, value.elts):
+            got = _pair_up(t, v)
+            if got is None:
+                return None
+            out += got
+        return out
+    return None
+
+
 class Statements(Rewriter):
     """Statements that only touch a name, no-op `continue`/`pass`, `for _ in (0,)`, `__all__` of
     imports, a `match` that only captures."""
@@ -569,9 +780,9 @@ class Lambdas(Rewriter):
 
 
 PYTHON_REWRITERS: dict[str, tuple[type[Rewriter], ...]] = {
-    "all": (Lookups, Aliases, Displays, Statements),
-    "ruff": (Annotations,),
-    "mypy": (Casts, Lambdas),
+    "all": (Lookups, Aliases, Displays, Folds, Statements),
+    "ruff": (Annotations, LambdaBindings),
+    "mypy": (Casts, LambdaBindings, Lambdas),
 }
 
 
@@ -614,7 +825,8 @@ def python_seen(code: str, analyser: str) -> Seen:
 # -- shell -------------------------------------------------------------------------------------
 
 _PREFIX = re.compile(r"(?P<lead>(?:^|[;&|(`{]|\$\(|\bthen|\bdo|\belse|\bif|\bwhile|\buntil|!)\s*)"
-                     r"(?:(?:command|builtin)\s+(?!-)|\\(?=[A-Za-z_]))")
+                     r"(?:(?:command|builtin)\s+(?!-)|(?:env|nohup|nice|time|exec|timeout\s+[\d.]+[smhd]?)[ \t]+(?=[A-Za-z_])"
+                     r"|\\(?=[A-Za-z_]))")
 _TRIVIAL_EXPANSION = re.compile(r"\$\{(?P<name>[A-Za-z_]\w*|[0-9@*#?])(?::\+\$\{?(?P=name)\}?|:\+\"\$\{?(?P=name)\}?\"|:?-|#|%|##|%%|:0)\}")
 _INDIRECT = re.compile(r"\$\{!(?P<name>[A-Za-z_]\w*)\}")
 _ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)=(?P<value>'[^'$`\\]*'|\"[^\"$`\\]*\"|[\w./:,+-]+)\s*$")

@@ -37,6 +37,11 @@ SKIPPED_BY_MYPY = {
     "platform": "import sys\n\nif sys.platform == 'win32':\n    def f(x):\n        return x + 'a'\n",
     "version": "import sys\n\nif sys.version_info < (3, 0):\n    y = 1 + ''\n",
     "constant": "if False:\n    y = 1 + ''\n",
+    "MYPY bound to data": "MYPY = 0 * 1\n\nif not MYPY:\n    def f(x):\n        return x\n",
+    "MYPY imported": "from sys import warnoptions as MYPY\n\nif not MYPY:\n    def f(x):\n        return x\n",
+    "PY2 as an attribute": "import six\n\nif six.PY2:\n    y = 1 + ''\n",
+    "assert not MYPY": "from sys import warnoptions as MYPY\nassert not MYPY\n\n\ndef f(x):\n    return x\n",
+    "assert a platform": "import sys\nassert sys.platform == 'win32'\n\n\ndef f(x):\n    return x\n",
     "TYPE_CHECKING with code": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    def f(x): ...\nelse:\n    def f(x):\n        return x\n",
 }
 PLAIN_PYTHON = '''\
@@ -77,6 +82,50 @@ def test_each_python_hiding_is_a_blind_finding_weighing_the_budget(how):
     assert found and all(f.rule.startswith("rlhub-blind-") and f.weight == 5.0 for f in found), (how, found)
 
 
+UNTYPED_LAMBDAS = {
+    "assigned": "mean = lambda xs: sum(xs) / len(xs)\n",
+    "unpacked": "[mean] = [lambda xs: sum(xs) / len(xs)]\n",
+    "walrus": "(mean := lambda xs: sum(xs) / len(xs))\n",
+    "returned by a lambda": "mean = (lambda: lambda xs: sum(xs) / len(xs))()\n",
+    "in a dict": "FUNCS = {'mean': lambda xs: sum(xs) / len(xs)}\nmean = FUNCS['mean']\n",
+    "a loop target": "for mean in [lambda xs: sum(xs) / len(xs)]:\n    pass\n",
+}
+TYPED_LAMBDAS = ("from collections.abc import Callable\n\ninc: Callable[[int], int] = lambda x: x + 1\n"
+                 "zero = lambda: 0\n\n\ndef by(xs: list[int], key: Callable[[int], int] = lambda x: -x) -> list[int]:\n"
+                 "    return sorted(xs, key=lambda x: key(x))\n\n\ndef adder(n: int) -> Callable[[int], int]:\n"
+                 "    return lambda x: x + n\n")
+
+
+@pytest.mark.parametrize("how", sorted(UNTYPED_LAMBDAS))
+def test_a_lambda_nothing_types_is_blind_to_mypy(how):
+    assert "rlhub-blind-untyped-lambda" in [f.rule for f in python_blind(UNTYPED_LAMBDAS[how], 1.0, type_checker=True)]
+    assert python_blind(UNTYPED_LAMBDAS[how], 1.0) == []  # ruff and bandit: the second view's business
+
+
+def test_a_lambda_its_context_types_is_not_blind():
+    assert python_blind(TYPED_LAMBDAS, 1.0, type_checker=True) == []
+
+
+PRIVATE_MODULES = {
+    "_hashlib": "import _hashlib\n\n\ndef f(b):\n    return _hashlib.openssl_md5(b).hexdigest()\n",
+    "from _hashlib": "from _hashlib import openssl_md5\n",
+    "posix.system": "import posix\nposix.system('ls')\n",
+    "hashlib._hashlib": "import hashlib\nhashlib._hashlib.openssl_md5(b'')\n",
+    "_pickle": "import _pickle as p\np.loads(b'')\n",
+}
+
+
+@pytest.mark.parametrize("how", sorted(PRIVATE_MODULES))
+def test_private_accelerator_modules_are_blind_to_every_analyser(how):
+    assert "rlhub-blind-private-module" in [f.rule for f in python_blind(PRIVATE_MODULES[how], 1.0)]
+
+
+def test_ordinary_private_names_are_not_blind():
+    code = "from __future__ import annotations\n\nimport os\nimport sys\n\n\ndef f(x):\n    if x:\n        os._exit(1)\n    return sys._getframe(0), x._private\n"
+    assert python_blind(code, 1.0, type_checker=True) == []
+    assert python_blind("import sys\nassert sys.version_info >= (3, 8)\nx = 1\n", 1.0, type_checker=True) == []
+
+
 @pytest.mark.parametrize("how", sorted(SKIPPED_BY_MYPY))
 def test_branches_mypy_decides_statically_are_blind_for_mypy_only(how):
     assert [f.rule for f in python_blind(SKIPPED_BY_MYPY[how], 1.0, type_checker=True)] == ["rlhub-blind-skipped"]
@@ -105,6 +154,16 @@ HIDDEN_SHELL = {
     "bash -c": '#!/bin/bash\nbash -c "$1"\n',
     "pipe into sh": '#!/bin/bash\nprintf "%s\\n" "$x" | sh\n',
     ". of a variable": '#!/bin/bash\n. "$HOME/$1"\n',
+    "aliases": "#!/bin/bash\nshopt -s expand_aliases\nalias cnt='grep -cF -- $1 $2'\ncnt\n",
+    "env bash -c": '#!/bin/bash\nn=$(env bash -c "grep -c -- \\$1 \\$2" _ "$1" "$2")\n',
+    "timeout sh -c": '#!/bin/bash\ntimeout 5 sh -c "$1"\n',
+    "xargs bash -c": '#!/bin/bash\nprintf "%s\\n" "$@" | xargs -n1 bash -c \'wc -l $0\'\n',
+    "find -exec sh -c": "#!/bin/bash\nfind . -name '*.txt' -exec sh -c 'wc -l $1' _ {} \\;\n",
+    "command eval": '#!/bin/bash\ncommand eval "$1"\n',
+    "builtin source": '#!/bin/bash\nbuiltin source "$1"\n',
+    "nice exec bash": '#!/bin/bash\nnice -n 5 /bin/bash -c "$1"\n',
+    "if eval": '#!/bin/bash\nif eval "$1"; then echo ok; fi\n',
+    "a backquoted bash -c": '#!/bin/bash\nx=`bash -c "$1"`\n',
 }
 
 
@@ -114,6 +173,8 @@ def test_each_shell_hiding_is_a_blind_finding(how):
 
 
 def test_ordinary_shell_is_not_blind():
+    code = '#!/usr/bin/env bash\ncommand -v bash >/dev/null\nwhich sh\nenv LC_ALL=C sort f\ngrep -c bash f\nsource ./lib.sh\n'
+    assert shell_blind(code, 1.0) == []
     code = '#!/bin/bash\nset -euo pipefail\nsource ./lib.sh\n. /etc/profile\nfor f in *.txt; do\n  wc -l < "$f"  # eval here is a comment\ndone\necho "eval"\n'
     assert shell_blind(code, 1.0) == []
 

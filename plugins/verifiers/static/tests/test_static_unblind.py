@@ -80,6 +80,29 @@ HIDDEN = {
     "set aliased": ("ruff", RUFF, "_set = set\n\n\ndef f(ws):\n    return sorted(_set(len(w) for w in ws))\n", "C401"),
     "a function attribute keeps a redefinition": ("ruff", RUFF, "def f():\n    return 1\n\n\nf.__doc__ = None\n\n\n"
                                                                 "def f():\n    return 2\n", "F811"),
+    # 7. red team round 3: lambdas bound in any form, strings computed from literals, .__call__
+    "a lambda unpacked from a list": ("ruff", RUFF, "[even] = [lambda x: x % 2 == 0]\n", "E731"),
+    "a lambda unpacked into a tuple": ("ruff", RUFF, "even, = [lambda x: x % 2 == 0]\n", "E731"),
+    "a lambda by walrus": ("ruff", RUFF, "(even := lambda x: x % 2 == 0)\n", "E731"),
+    "a lambda as a loop target": ("ruff", RUFF, "for even in [lambda x: x % 2 == 0]:\n    pass\n", "E731"),
+    "a lambda returned by a lambda": ("ruff", RUFF, "even = (lambda: lambda x: x % 2 == 0)()\n", "E731"),
+    "a lambda unpacked for mypy": ("mypy", {}, "[mean] = [lambda xs: sum(xs) / len(xs)]\n", "no-untyped-def"),
+    "a lambda as a loop target for mypy": ("mypy", {}, "for mean in [lambda xs: sum(xs) / len(xs)]:\n    pass\n",
+                                           "no-untyped-def"),
+    "md5 through __call__": ("bandit", BANDIT, "import hashlib\n\n\ndef f(b):\n    return hashlib.md5.__call__(b).hexdigest()\n", "B324"),
+    "mktemp through __call__": ("bandit", BANDIT, "import tempfile\n\n\ndef f():\n    return tempfile.mktemp.__call__()\n", "B306"),
+    "an algorithm sliced backwards": ("bandit", BANDIT, "import hashlib\n\n\ndef f(b):\n    return hashlib.new('5dm'[::-1], b).hexdigest()\n",
+                                      "B324"),
+    "an algorithm in rot13": ("bandit", BANDIT, "import codecs\nimport hashlib\n\n\ndef f(b):\n"
+                                                "    return hashlib.new(codecs.decode('zq5', 'rot13'), b).hexdigest()\n", "B324"),
+    "/tmp lower-cased": ("bandit", BANDIT, "def f():\n    return open('/TMP/x.txt'.lower(), 'w')\n", "B108"),
+    "/tmp joined": ("bandit", BANDIT, "import os\n\n\ndef f():\n    return open(os.path.join('/', 'tmp', 'x.txt'), 'w')\n", "B108"),
+    "/tmp formatted": ("bandit", BANDIT, "def f():\n    return open('/{}/x.txt'.format('tmp'), 'w')\n", "B108"),
+    "/tmp decoded": ("bandit", BANDIT, "def f():\n    return open(b'/tmp/x.txt'.decode(), 'w')\n", "B108"),
+    "/tmp in an f-string with a spec": ("bandit", BANDIT, "def f():\n    return open(f\"/{'tmp'}/x.txt\" + '', 'w')\n", "B108"),
+    # 8. shell wrappers the second view drops
+    "env expr": ("shellcheck", {}, '#!/bin/bash\ns=$(env expr "$1" + "$2")\necho "$s"\n', "SC2003"),
+    "timeout wc after grep": ("shellcheck", {}, '#!/bin/bash\nn=$(grep -F -- "$1" "$2" | timeout 5 wc -l)\necho "$n"\n', "SC2126"),
     # 6. shellcheck: prefixes, expansions, words in variables
     "command expr": ("shellcheck", {}, '#!/bin/bash\ns=$(command expr "$1" + "$2")\necho "$s"\n', "SC2003"),
     "command ls": ("shellcheck", {}, "#!/bin/bash\nfor f in $(command ls -- *.txt); do echo \"$f\"; done\n", "SC2045"),
@@ -105,6 +128,15 @@ ORDINARY = {
     "mypy: an annotated lambda, a narrowing instead of a cast": ("mypy", {}, (
         "from collections.abc import Callable\n\ninc: Callable[[int], int] = lambda x: x + 1\n\n\n"
         "def f(x: object) -> int:\n    if isinstance(x, int):\n        return inc(x)\n    return 0\n")),
+    "ruff: a loop over several functions, a lambda argument, strings built from data": ("ruff", RUFF, (
+        "def f(xs, name):\n    out = []\n    for g in [str.lower, lambda s: s.strip()]:\n        out.append(g(name))\n"
+        "    path = '/'.join(['data', name.lower()])\n    return sorted(xs, key=lambda x: -x), out, path + 'x'.upper()\n")),
+    "bandit: a safe algorithm spelled from literals, a safe directory joined": ("bandit", BANDIT, (
+        "import hashlib\nimport os\n\n\ndef f(b, home):\n    d = os.path.join(home, 'cache', 'x.txt')\n"
+        "    return d, hashlib.new('SHA256'.lower(), b).hexdigest(), hashlib.sha256.__call__(b).hexdigest()\n")),
+    "shell: wrappers around ordinary commands": ("shellcheck", {}, (
+        "#!/bin/bash\nenv LC_ALL=C sort -- \"$1\"\ntimeout 5 grep -c x -- \"$1\"\nnice -n 5 wc -l < \"$1\"\n"
+        "command -v bash >/dev/null\nexec >/dev/null 2>&1\n")),
     "shell: command -v, a quoted word with spaces, a real default": ("shellcheck", {}, (
         "#!/bin/bash\ncommand -v jq >/dev/null || exit 1\nname='x y'\ndir=/tmp\ncd \"$dir\" || exit 1\n"
         "echo \"$name ${2:-none}\"\n")),
