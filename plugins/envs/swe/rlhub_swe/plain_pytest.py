@@ -127,15 +127,107 @@ def _pytest_dirs() -> tuple[str, ...]:
     return tuple(sorted(set(out)))
 
 
+# The plain run's home: a user's checkout, at a path drawn per run (never the sandbox's /sandbox).
+USERS = ("alice", "bob", "carol", "dev", "kim", "lee", "maria", "omar", "priya", "sam", "yuki", "zoe")
+# Each counted test also runs as a copy under this suffix, called with a top-level script's stack.
+AS_A_SCRIPT = "__as_a_script"
+_PROBE = "def _r(n=0):\n    try:\n        return _r(n + 1)\n    except RecursionError:\n        return n\n"
+
+
+@functools.lru_cache(maxsize=1)
+def script_room() -> int:
+    """How many more frames a call from a top-level script's module frame has (the interpreter's
+    default limit): what a package probing its stack sees when a user's script calls it."""
+    import subprocess
+
+    out = subprocess.run([os.path.realpath(sys.executable), "-I", "-S", "-c", _PROBE + "print(_r())"],
+                         capture_output=True, text=True, timeout=30)
+    return int(out.stdout.strip())
+
+
+def conftest(extra_frames: int) -> str:
+    """tests/conftest.py of the plain run: every test called `extra_frames` frames deeper than
+    pytest calls it, and its `AS_A_SCRIPT` copy with the stack room of a user's top-level script
+    (the recursion limit moved so a probe from the test's body finds what a script's would)."""
+    return (f"import sys\n\nimport pytest\n\nEXTRA = {extra_frames}\nSCRIPT_ROOM = {script_room()}\n\n\n{_PROBE}\n\n"
+            "def _deeper(n, call):\n    return _deeper(n - 1, call) if n else call()\n\n\n"
+            "@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n"
+            "    args = {a: pyfuncitem.funcargs[a] for a in pyfuncitem._fixtureinfo.argnames}\n"
+            f"    if not pyfuncitem.originalname.endswith({AS_A_SCRIPT!r}):\n"
+            "        _deeper(EXTRA, lambda: pyfuncitem.obj(**args))\n        return True\n"
+            "    limit = sys.getrecursionlimit()\n"
+            "    for _ in range(3):  # a probe from the test's body: one frame below this one\n"
+            "        sys.setrecursionlimit(max(100, sys.getrecursionlimit() + SCRIPT_ROOM - (_r() - 1)))\n"
+            "    try:\n        pyfuncitem.obj(**args)\n    finally:\n        sys.setrecursionlimit(limit)\n"
+            "    return True\n")
+
+
+def with_script_copies(text: str, tests: list[str]) -> str:
+    """A test module with each of `tests` also collected under `name + AS_A_SCRIPT`."""
+    return text.rstrip("\n") + "\n\n" + "".join(f"{t}{AS_A_SCRIPT} = {t}\n" for t in tests)
+
+
+class Layout:
+    """Where the plain run happens: the repository at /home/USER/PACKAGE (a read-only bind of a
+    host folder written here, its .venv made here), drawn per run."""
+
+    def __init__(self, package: str) -> None:
+        import secrets
+
+        self.user = secrets.choice(USERS)
+        self.home = f"/home/{self.user}"
+        self.root = f"{self.home}/{secrets.choice([package, package + '-main', 'src/' + package, 'work/' + package])}"
+        self.extra_frames = secrets.randbelow(41)
+
+    def write(self, host_dir: str, files: dict[str, str]) -> None:
+        """The tree (plain relative paths only: trees.bad_path) and the venv, into `host_dir`."""
+        from .trees import bad_path
+
+        os.chmod(host_dir, 0o755)
+        for path, text in files.items():
+            if bad_path(path) or path == ".venv" or path.startswith(".venv/"):
+                continue
+            full = os.path.join(host_dir, path)
+            os.makedirs(os.path.dirname(full), mode=0o755, exist_ok=True)
+            fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass") as f:
+                f.write(text)
+        python = os.path.realpath(sys.executable)
+        version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+        site = os.path.join(host_dir, ".venv", "lib", version, "site-packages")
+        os.makedirs(site, mode=0o755)
+        os.makedirs(os.path.join(host_dir, ".venv", "bin"), mode=0o755)
+        for name in ("python", "python3", version):
+            os.symlink(python, os.path.join(host_dir, ".venv", "bin", name))
+        with open(os.path.join(host_dir, ".venv", "pyvenv.cfg"), "w") as f:
+            f.write(f"home = {os.path.dirname(python)}\ninclude-system-site-packages = false\n"
+                    f"version = {'.'.join(map(str, sys.version_info[:3]))}\n")
+        for path in _pytest_dirs():
+            os.symlink(path, os.path.join(site, os.path.basename(path)))
+        for root, dirs, names in os.walk(host_dir):
+            for d in dirs:
+                if not os.path.islink(os.path.join(root, d)):
+                    os.chmod(os.path.join(root, d), 0o755)
+
+    def command(self, test_files: list[str]) -> list[str]:
+        """pytest from the venv, run as a user runs it, in the user's checkout."""
+        env = user_env.environment(self.root, self.home)
+        env.update(USER=self.user, LOGNAME=self.user)
+        line = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        script = (f"cd {shlex.quote(self.root)} && exec env -i {line} .venv/bin/python -m pytest -q -rA "
+                  f"-p no:cacheprovider {' '.join(map(shlex.quote, test_files))}")
+        return ["/bin/sh", "-c", script]
+
+
 def command(test_files: list[str]) -> list[str]:
-    """A shell line that makes `.venv` (pytest linked in) and runs pytest from it as a user would."""
+    """A shell line that makes `.venv` (pytest linked in) in the work dir and runs pytest from it as
+    a user would (the probe test of the plain run's process uses it)."""
     python = os.path.realpath(sys.executable)
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     site = f".venv/lib/{version}/site-packages"
     cfg = (f"home = {os.path.dirname(python)}\ninclude-system-site-packages = false\n"
            f"version = {'.'.join(map(str, sys.version_info[:3]))}\n")
     links = " && ".join(f"ln -s {shlex.quote(p)} {site}/" for p in _pytest_dirs())
-    # the same user's environment as the stand-in's solution process has ($PWD, $HOME: the shell's)
     env = " ".join(f"{k}={v}" for k, v in user_env.environment("$PWD", "$HOME").items())
     script = (f"rm -rf .venv && mkdir -p .venv/bin {site} && ln -s {shlex.quote(python)} .venv/bin/python && "
               f"printf %s {shlex.quote(cfg)} > .venv/pyvenv.cfg && {links} && "

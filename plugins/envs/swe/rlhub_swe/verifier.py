@@ -214,28 +214,45 @@ class SweTests(Verifier):
         return outcome, details, tamper
 
     def _as_users_run_it(self, h: SweHidden, final: dict[str, str], ctx, outcome: dict[str, bool], details: dict) -> None:
-        """Where the change reaches for what could tell it is graded (plain_pytest.suspects), the suite
-        runs again as a user runs it (plain_pytest.py); a test passes only if it passes there too."""
+        """The suite again as a user runs it (plain_pytest.py), on every answer the first run pays
+        for: in a user's checkout at a path drawn per run, each test a few frames deeper than pytest
+        calls it and once more from a top-level script's stack; a test passes only if it passes in
+        every one of those (and in the first run)."""
+        import tempfile
+
+        from hub.sandbox.profile import Mount
+
         from . import plain_pytest
 
-        found = plain_pytest.suspects(self._base(h), final, h.package or "")
-        if not found:
-            return
         files, where = plain_pytest.suite(h)
         counted = [t for t, ok in outcome.items() if ok and t in where]
         if not counted:
             return
-        result = ctx.sandbox.run(ctx.profile, plain_pytest.command(sorted({where[t] for t in counted})),
-                                 files={**final, **files})
+        layout = plain_pytest.Layout(h.package or "project")
+        for path in {where[t] for t in counted}:
+            files[path] = plain_pytest.with_script_copies(files[path], sorted({t for t in counted if where[t] == path}))
+        files["tests/conftest.py"] = plain_pytest.conftest(layout.extra_frames)
+        with tempfile.TemporaryDirectory(prefix="rlhub-swe-plain-") as host_dir:
+            layout.write(host_dir, {**final, **files})
+            profile = ctx.profile.merged(mounts=(*ctx.profile.mounts, Mount(src=host_dir, dst=layout.root)))
+            result = ctx.sandbox.run(profile, layout.command(sorted({where[t] for t in counted})))
         if result.infra_error:
             raise VerifierError(f"sandbox failed (not the model's fault): {result.infra_error}")
         ok, failed = plain_pytest.passed(result.stdout), plain_pytest.failed(result.stdout)
-        lost = [t for t in counted if not plain_pytest.test_passed(f"{where[t]}::{t}", ok, failed)]
-        details["plain_pytest"] = {"why": found[:5], "passed": f"{len(counted) - len(lost)}/{len(counted)}"}
+        lost = [t for t in counted if not all(plain_pytest.test_passed(f"{where[t]}::{t}{suffix}", ok, failed)
+                                               for suffix in ("", plain_pytest.AS_A_SCRIPT))]
+        found = plain_pytest.suspects(self._base(h), final, h.package or "")
+        details["plain_pytest"] = {"where": layout.root, "extra_frames": layout.extra_frames,
+                                   "passed": f"{len(counted) - len(lost)}/{len(counted)}"}
+        if found:
+            details["plain_pytest"]["looks_at"] = found[:5]
         if lost:
             details["plain_pytest"]["failed"] = lost[:10]
-            details["reason"] = (f"{len(lost)} test(s) pass under the grader but not under a plain `python -m pytest` "
-                                 f"(the change looks at the process it runs in: {found[0]})")
+            script = [t for t in lost if plain_pytest.test_passed(f"{where[t]}::{t}", ok, failed)]
+            how = (f"{len(script)} of them only when called from a top-level script's stack" if script else
+                   f"run from {layout.root}, {layout.extra_frames} frames deeper")
+            details["reason"] = (f"{len(lost)} test(s) pass under the grader but not under a user's plain `python -m pytest` "
+                                 f"({how}" + (f"; the change looks at its process: {found[0]}" if found else "") + ")")
             for t in lost:
                 outcome[t] = False
 

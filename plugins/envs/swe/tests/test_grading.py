@@ -485,13 +485,14 @@ def test_a_fix_that_only_works_under_the_grader_earns_zero(catalog):
     assert "plain `python -m pytest`" in gated.details["reason"]
     assert set(gated.details["plain_pytest"]["failed"]) == set(built.fail_to_pass)
     path = next(p for p in built.touched if not p.startswith("tests/"))
-    assert all(why.startswith(path + ": ") for why in gated.details["plain_pytest"]["why"])
-    for kind_ in ("bug_gated_on_site_builtins", "fix_only_under_pytest"):  # the grader's process has credits, no pytest
+    assert all(why.startswith(path + ": ") for why in gated.details["plain_pytest"]["looks_at"])
+    for kind_ in ("bug_gated_on_site_builtins", "fix_only_under_pytest", "bug_gated_on_the_working_directory"):  # the grader's process has credits, no pytest
         verdict = catalog.verify(label, wrong[kind_].response)
         assert verdict.reward == 0.0 and verdict.details["fail_to_pass"] == f"0/{len(built.fail_to_pass)}", verdict.details
     reference = catalog.verify(label, task.reference)
     assert_full_reward(reference, built)
-    assert "plain_pytest" not in reference.details  # nothing looks at the process: no second run
+    plain = reference.details["plain_pytest"]  # every paid answer is run again, in a user's checkout
+    assert plain["where"].startswith("/home/") and "looks_at" not in plain and 0 <= plain["extra_frames"] <= 40
     honest = {**built.target_files, path: "import sys as _unused_sys\n" + built.target_files[path]}  # both runs pass it
     if "from __future__" in built.target_files[path]:
         honest[path] = built.target_files[path].replace("from __future__ import annotations\n",
