@@ -90,3 +90,38 @@ def test_the_l_brackets_prompt_asks_for_sharp_corners():
 
     text = LBracket().abstract({})
     assert "sharp inside and outside corners" in text and "bent" not in text
+
+
+def _teeth(script: str) -> dict:
+    import cadquery as cq  # noqa: F401  (the scripts import it themselves)
+    from rlhub_mesh import surfaces
+
+    scope: dict = {}
+    exec(script, scope)
+    ex = surfaces.Extractor(scope["result"].val().wrapped, 100.0)
+    ex.extract(teeth=True)
+    return next(f for f in ex.features if f["kind"] == "teeth")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_tooth_short_of_the_tip_is_no_tooth_outside_and_inside(seed):
+    """Spur gear: one tooth cut to half height counts one tooth fewer (its lobe remains). Ring
+    gear (teeth pointing in): one tooth stopped halfway to the tip circle, likewise. The
+    references count every tooth."""
+    import random
+
+    from rlhub_cad.families.gears import RingGear, SpurGear
+
+    spur, ring = SpurGear(), RingGear()
+    p = spur.sample(random.Random(seed))
+    assert _teeth(spur.script(p))["count"] == p["teeth"]
+    broken = _teeth(spur.broken_tooth(p))
+    assert broken["count"] == p["teeth"] - 1 and broken["lobes"] == p["teeth"], broken
+    q = ring.sample(random.Random(seed))
+    script = ring.script(q)
+    assert _teeth(script)["count"] == q["teeth"]
+    corners = "    for r, a in [(root_r, -root_half), (tip_r, -tip_half), (tip_r, tip_half), (root_r, root_half)]:"
+    assert corners in script
+    short = corners.replace("tip_r, -tip_half", "(tip_r + root_r) / 2 if i == 3 else tip_r, -tip_half").replace(
+        "(tip_r, tip_half)", "((tip_r + root_r) / 2 if i == 3 else tip_r, tip_half)")
+    assert _teeth(script.replace(corners, short))["count"] == q["teeth"] - 1

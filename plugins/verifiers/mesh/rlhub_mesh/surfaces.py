@@ -14,7 +14,8 @@ seam, or a face around a cross hole, differently from one construction to the ne
 - bosses: convex full-turn cylinders (hubs, shafts, standoffs, outside diameters);
 - planes: the remaining flat faces, one per (outward normal, offset), with area and centroid;
 - surfaces: free-form faces, by centroid and area;
-- teeth (on request): lobes of the most detailed flat outline, counted around its centre.
+- teeth (on request): lobes of the most detailed flat outline, counted around its centroid; a
+  lobe short of the tip circle (a broken tooth) is no tooth.
 
 The result is two lists of JSON-able records: `features` (what a machinist cuts) and `form`
 (the body they are cut into). Tolerances here are only for recognising one surface; all
