@@ -70,7 +70,7 @@ class PartFamily(TaskFamily[Built]):
         proportions = GRADING[kind]["mode"] == "normalised"
         grading = stated.grading(fam, kind, p)
         out, seen = [], set()
-        for w in mutations.wrongs(fam, p, proportions) + mutations.derived(fam, p, kind, grading):
+        for w in mutations.wrongs(fam, p, proportions) + mutations.derived(fam, p, kind, grading) + mutations.hidden(fam, p, kind):
             response = fence(w.script if w.script is not None else fam.script(w.params))
             if response not in seen:  # a declared property and a family mutation can make the same part
                 seen.add(response)

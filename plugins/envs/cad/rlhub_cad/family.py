@@ -125,6 +125,23 @@ class Family:
                 f".translate(({n(x)}, {n(y)}, {n(z - depth)}))\n"
                 "result = result.cut(pocket).cut(pin)\n")
 
+    chamber_kind: str = ""  # the one task kind whose checks build `chambered` (one CAD build per check: the CI budget)
+
+    def chamber_spot(self, p: Params) -> tuple[float, float, float, float, float] | None:
+        """(x, y, z0, z1, r): a hole along Z at (x, y) with material around it from z0 to z1, where
+        a wrong part widens the hole to radius r (inside the material); None where there is none."""
+        return None
+
+    def chambered(self, p: Params) -> str:
+        """The reference with a wider coaxial chamber hidden inside one of its holes: the outside,
+        the hole's ends and its diameter unchanged, only its profile along the axis (and the volume)."""
+        from .fmt import n
+
+        x, y, z0, z1, r = self.chamber_spot(p)
+        return (self.script(p).rstrip("\n") + "\n\n# A wider chamber hidden inside a hole.\n"
+                f'result = result.cut(cq.Workplane("XY").workplane(offset={n(z0)}).pushPoints([({n(x)}, {n(y)})])'
+                f".circle({n(r)}).extrude({n(z1 - z0)}))\n")
+
     def adjusted(self, p: Params, key: str, value) -> Params:
         """The part with `key` set to `value` and what follows from it kept consistent (a hole
         grid's pitch when its count changes, a lip that stays flush when the wall thickens): the

@@ -277,3 +277,18 @@ def derived(fam, p: Params, kind: str, grading: dict) -> list[Wrong]:
     if uncovered:
         raise Uncovered(f"{fam.name} ({kind}): stated but probed by no wrong part: {', '.join(uncovered)}")
     return out
+
+
+def hidden(fam, p: Params, kind: str) -> list[Wrong]:
+    """Wrong parts that look right from outside and that only some families can make, each in one
+    kind per family (a CAD build per check: the CI budget; the grader's rule is the same in every
+    kind): a wider chamber hidden inside a hole (`Family.chamber_spot`), a gear with one tooth
+    cut to half height (`broken_tooth`)."""
+    out = []
+    if kind == fam.chamber_kind and fam.chamber_spot(p) is not None:
+        out.append(Wrong("hidden chamber", p, 1.0, "a wider coaxial chamber hidden inside a hole (outside, ends and "
+                         "diameter unchanged)", script=fam.chambered(p), visible_in_proportions=True))
+    if kind == getattr(fam, "broken_kind", None):
+        out.append(Wrong("broken tooth", p, 1.0, "one tooth cut off at half its height (count of lobes, tip and root "
+                         "circles unchanged)", script=fam.broken_tooth(p), visible_in_proportions=True))
+    return out

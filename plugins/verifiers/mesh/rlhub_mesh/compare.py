@@ -252,6 +252,7 @@ def _compare_hole(p: _Pair) -> None:
     if r["entry"] and c["entry"] and (p.s.absolute or p.s.g.entry):
         face = lambda f: direction_name([a * f["entry"] for a in f["axis"]])  # noqa: E731
         p.same("face", r["entry"], c["entry"], f"opens on the {face(c)} face, expected the {face(r)} face")
+    _compare_sections(p)
     for part, name in (("cbore", "counterbore"), ("csk", "countersink")):
         rp, cp = r.get(part), c.get(part)
         if rp and cp:
@@ -263,6 +264,36 @@ def _compare_hole(p: _Pair) -> None:
         elif rp or cp:
             what = f"Ø{n(rp['d'])}" + (f" x {n(rp['depth'])} deep" if part == "cbore" else "") if rp else ""
             p.same(name, bool(rp), bool(cp), f"no {name}, expected {what}" if rp else f"has a {name}, expected none")
+
+
+def _profile(f: dict) -> str:
+    """A hole's sections along its axis in words: "Ø3.4 / Ø6 / Ø3.4", a cone "Ø6>Ø3.4"."""
+    return " / ".join(f"Ø{n(x['d0'])}" if x["kind"] == "cylinder" else f"Ø{n(x['d0'])}>Ø{n(x['d1'])}"
+                      for x in f["sections"])
+
+
+def _compare_sections(p: _Pair) -> None:
+    """The hole's profile along its axis: the same cylinders and cones in the same order (a wider
+    chamber hidden in the bore, a step, a counterbore at the other end are each a section the
+    reference lacks), each with its diameters as sizes and its ends as positions."""
+    r, c = p.ref, p.cand
+    if r.get("sections") is None or c.get("sections") is None:
+        return
+    rs, cs = r["sections"], c["sections"]
+    if [x["kind"] for x in rs] != [x["kind"] for x in cs]:
+        p.same("profile", 0, 1, f"its bore runs {_profile(c)} along its axis, expected {_profile(r)}")
+        return
+    tol, decay = p.s.pos()
+    for k, (a, b) in enumerate(zip(rs, cs)):
+        if len(rs) > 1:  # a one-section hole's diameter and extent are the hole's own
+            p.length(f"diameter of section {k + 1} of {len(rs)}", a["d0"], b["d0"])
+            if a["kind"] == "cone":
+                p.length(f"end diameter of section {k + 1} of {len(rs)}", a["d1"], b["d1"])
+            err = max(abs(a["span"][0] - b["span"][0]), abs(a["span"][1] - b["span"][1]))
+            p.score *= closeness(err, tol, decay)
+            if err > tol:
+                p._miss("profile", f"its bore runs {_profile(c)} along its axis, section {k + 1} from "
+                        f"{n(b['span'][0])} to {n(b['span'][1])}, expected {n(a['span'][0])} to {n(a['span'][1])}", err)
 
 
 def _compare(p: _Pair) -> None:
@@ -299,7 +330,9 @@ def _compare(p: _Pair) -> None:
         p.length("size (square root of area)", math.sqrt(r["area"]), math.sqrt(c["area"]),
                  required=p.s.absolute or p.s.g.plane_area)
     elif k == "teeth":
-        p.same("count", r["count"], c["count"], f"{c['count']} teeth, expected {r['count']}")
+        short = c.get("lobes", c["count"]) - c["count"]  # lobes that are no whole tooth: short of the tip or root
+        p.same("count", r["count"], c["count"], f"{c['count']} teeth, expected {r['count']}" +
+               (f" ({short} more cut short of the tip or root circle)" if short > 0 else ""))
         p.length("outer radius", r["r_max"], c["r_max"])
         p.length("inner radius", r["r_min"], c["r_min"])
 
@@ -481,6 +514,14 @@ def transformed(record: dict, matrix: np.ndarray, scale: float) -> dict:
                 g["span"] = sorted(base + t * scale * (-1 if flipped else 1) for t in f["span"])
         if flipped and "entry" in g:
             g["entry"] = -g["entry"]
+        if g.get("sections"):  # a hole's profile: its positions along the axis as its span's, in order
+            base = float(_vec(move(f["foot"])) @ _vec(g["axis"]))
+            sections = []
+            for x in f["sections"]:
+                ends = [(base + t * scale * (-1 if flipped else 1), dk * scale) for t, dk in zip(x["span"], (x["d0"], x["d1"]))]
+                ends.sort()
+                sections.append({"kind": x["kind"], "d0": ends[0][1], "d1": ends[1][1], "span": [ends[0][0], ends[1][0]]})
+            g["sections"] = sorted(sections, key=lambda x: tuple(x["span"]))
         if g["kind"] == "plane":
             point = _vec(f["normal"]) * f["offset"]
             g["offset"] = float(_vec(move(point)) @ _vec(g["normal"]))

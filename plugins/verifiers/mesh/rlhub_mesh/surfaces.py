@@ -14,7 +14,8 @@ seam, or a face around a cross hole, differently from one construction to the ne
 - bosses: convex full-turn cylinders (hubs, shafts, standoffs, outside diameters);
 - planes: the remaining flat faces, one per (outward normal, offset), with area and centroid;
 - surfaces: free-form faces, by centroid and area;
-- teeth (on request): lobes of the most detailed flat outline, counted around its centre.
+- teeth (on request): lobes of the most detailed flat outline, counted around its centroid; a
+  lobe short of the tip circle (a broken tooth) is no tooth.
 
 The result is two lists of JSON-able records: `features` (what a machinist cuts) and `form`
 (the body they are cut into). Tolerances here are only for recognising one surface; all
@@ -421,7 +422,7 @@ class Extractor:
             "kind": "hole", "axis": _r(d), "foot": _r(foot), "d": 2 * r_main,
             "span": [t_lo, t_hi], "depth": t_hi - t_lo, "through": not (lo_closed or hi_closed),
             "entry": entry, "at": _r(_add(foot, _mul(d, t_hi if entry >= 0 else t_lo))),
-            "cbore": None, "csk": None,
+            "cbore": None, "csk": None, "sections": _sections(stack),
         }
         if entry != 0 and mouth.kind == "cylinder" and mouth.ra > r_main + tol:
             record["cbore"] = {"d": 2 * mouth.ra, "depth": mouth.t1 - mouth.t0}
@@ -549,10 +550,25 @@ class Extractor:
             a, b = c.FirstParameter(), c.LastParameter()
             k = 1 if canonical.straight(c) else 16  # a NURBS part's straight edges are degree-1 B-splines
             pts += [_xyz(c.Value(a + (b - a) * i / k)) for i in range(k + 1)]
-        centre = _mul(tuple(map(sum, zip(*pts))), 1.0 / len(pts))
-        count, r_tip, r_root = count_lobes(pts, centre, face.dir)
-        self.features.append({"kind": "teeth", "count": count, "axis": _r(_canon(face.dir)), "at": _r(centre),
-                              "r_max": r_tip, "r_min": r_root})
+        # the face's centroid (exact): a broken tooth moves it by its share of the area, where it would
+        # move the mean of the outline's points by its share of the points (a tenth of a tooth's depth)
+        centre = _plane_area(face)[1]
+        count, r_tip, r_root, lobes = count_lobes(pts, centre, face.dir)
+        self.features.append({"kind": "teeth", "count": count, "lobes": lobes, "axis": _r(_canon(face.dir)),
+                              "at": _r(centre), "r_max": r_tip, "r_min": r_root})
+
+
+def _sections(stack) -> list[dict]:
+    """A hole's profile along its axis, in order of position: each cylinder or cone it is made of,
+    with its diameter(s) at its two ends. A wider chamber hidden inside the bore (its shoulders
+    read as floors) is a section the plain hole lacks, not part of the bore."""
+    out = []
+    for p in sorted(stack, key=lambda p: (p.t0, p.t1)):
+        if p.kind == "cylinder":
+            out.append({"kind": "cylinder", "d0": 2 * p.ra, "d1": 2 * p.ra, "span": [p.t0, p.t1]})
+        else:
+            out.append({"kind": "cone", "d0": 2 * p.ra, "d1": 2 * p.rb, "span": [p.t0, p.t1]})
+    return out
 
 
 def _plane_area(f: _Face):
@@ -615,29 +631,45 @@ def _where_on(run):
     return centre if balanced else _add(centre, _mul(_unit(radial), radius))
 
 
+TIP_LEVEL = 0.9  # of the tooth depth: a tooth counts when it reaches this near the tip (and its gaps the root)
+
+
 def count_lobes(points, centre, normal, bins: int = 720):
-    """Teeth of one closed outline around `centre`, in the plane normal to `normal`: the
-    outline's radius as a function of angle crosses the level halfway between its extremes
-    twice per tooth. A round outline has none."""
+    """Teeth of one closed outline around `centre`, in the plane normal to `normal`:
+    (count, tip radius, root radius, lobes). The outline's radius as a function of angle crosses
+    the level halfway between its extremes twice per lobe; a tooth counts only where it reaches
+    the tip circle (the outline's largest radius per angle crosses the level at TIP_LEVEL of the
+    depth) and the gaps reach the root (its smallest radius crosses the level at 1 - TIP_LEVEL):
+    a broken tooth, cut to half height, is a lobe but no tooth (an internal gear's tooth, pointing
+    in, is a gap that no longer reaches the root). A round outline has none."""
     n = _unit(normal)
     ref = (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)
     x = _unit(_cross(n, ref))
     y = _cross(n, x)
-    radii = [math.nan] * bins
+    highs, lows = [math.nan] * bins, [math.nan] * bins
     for p in points:
         rel = _sub(p, centre)
         px, py = _dot(rel, x), _dot(rel, y)
         r = math.hypot(px, py)
         k = int((math.atan2(py, px) + math.pi) / (2 * math.pi) * bins) % bins
-        radii[k] = r if math.isnan(radii[k]) else max(radii[k], r)
-    if sum(1 for r in radii if not math.isnan(r)) < 8:
-        return 0, 0.0, 0.0
-    outline = _fill(radii)
-    lo, hi = min(outline), max(outline)
+        highs[k] = r if math.isnan(highs[k]) else max(highs[k], r)
+        lows[k] = r if math.isnan(lows[k]) else min(lows[k], r)
+    if sum(1 for r in highs if not math.isnan(r)) < 8:
+        return 0, 0.0, 0.0, 0
+    highs, lows = _fill(highs), _fill(lows)
+    lo, hi = min(highs), max(highs)
     if hi - lo < 0.02 * hi:
-        return 0, hi, lo
-    above = [r > (lo + hi) / 2 for r in outline]
-    return sum(1 for k in range(bins) if above[k] != above[k - 1]) // 2, hi, lo
+        return 0, hi, lo, 0
+
+    def crossings(outline, level):
+        above = [r > level for r in outline]
+        return sum(1 for k in range(bins) if above[k] != above[k - 1]) // 2
+
+    lobes = crossings(highs, (lo + hi) / 2)
+    depth = hi - min(lows)
+    tips = crossings(highs, hi - (1 - TIP_LEVEL) * depth)
+    roots = crossings(lows, hi - TIP_LEVEL * depth)
+    return min(lobes, tips, roots), hi, lo, lobes
 
 
 def _fill(values):

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 INVARIANCE_MODES = ("none", "rotation", "scale", "rotation+scale")  # rlhub_mesh.align.MODES
 
 RUNNER = "rlhub_mesh.runner:build"
-RUNNER_VERSION = 7  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
+RUNNER_VERSION = 8  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
 MEASURING_MARK = "rlhub-mesh: measuring the part"  # runner.MEASURING_MARK
 _REFERENCES = cache.LRU(size=128)
 GATE_STAGES = ("policy", "error", "result", "invalid", "too_complex", "timeout", "memory", "crash")

@@ -12,7 +12,7 @@ class _Bracket(Family):
     features = ("holes",)
     omit = "holes"
     shape = ""
-    bare_note = "the bent plate without its holes"
+    bare_note = "the plate body without its holes"
     stated = (presence("omit", "the holes"), size("hole_d", "hole diameter", kinds=("image",)), wall("thickness", "plate thickness"))
 
     def _common(self, rng):
@@ -108,7 +108,7 @@ class LBracket(_Bracket):
 
     def abstract(self, p):
         return ("an L-shaped mounting bracket with a triangular stiffening gusset in the corner and bolt holes in both legs"
-                if self.gusset else "an L-shaped mounting bracket bent from plate, with a bolt hole in each leg")
+                if self.gusset else "an L-shaped mounting bracket of flat plate with sharp inside and outside corners, with a bolt hole in each leg")
 
     def _spec(self, p):
         s = (f"{mm(p['thickness'])} plate, {mm(p['width'])} wide along Y; the base leg is {mm(p['base'])} long along X and the "

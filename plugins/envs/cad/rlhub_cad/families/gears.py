@@ -32,6 +32,23 @@ class SpurGear(Family):
         return ((root_r + p["bore_d"] / 2) / 2, 0.0, p["face_width"] / 2,
                 min(1.0, (root_r - p["bore_d"] / 2) / 4, p["face_width"] / 4))
 
+    chamber_kind = "abstract"
+    broken_kind = "image"  # the kind whose checks build `broken_tooth` (CI budget: one build per check)
+    FLANK = "    flank = [(r, half_angle(r)) for r in radii]"
+
+    def chamber_spot(self, p):
+        """The bore, widened by one module (the rim under the teeth is at least two) in its middle half."""
+        return (0.0, 0.0, p["face_width"] / 4, 3 * p["face_width"] / 4, p["bore_d"] / 2 + p["module"])
+
+    def broken_tooth(self, p) -> str:
+        """The reference with one tooth (the one on -X) cut off at half its height: the right count
+        of lobes, the right tip and root circles, one tooth short of the tip."""
+        script = self.script(p)
+        assert self.FLANK in script, "the gear script's flank line moved: broken_tooth cannot hook it"
+        cut = (f"{self.FLANK}\n    if i == teeth // 2:  # a broken tooth: cut off at half its height\n"
+               "        flank = [(r, a) for r, a in flank if r <= (start_r + tip_r) / 2]")
+        return script.replace(self.FLANK, cut, 1)
+
     def bare(self, p):
         tip = p["module"] * p["teeth"] / 2 + p["module"]
         return "\n".join(["import cadquery as cq", "", "# The gear blank only.", f"# Frame: {self.frame}.",

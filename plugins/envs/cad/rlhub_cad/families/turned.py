@@ -32,6 +32,13 @@ class Flange(Family):
     def solid_spot(self, p):
         return (-(p["flange_d"] / 2 - 1), 0.0, p["flange_t"] / 2, min(0.5, p["flange_t"] / 4))  # by the rim, off the bolts
 
+    chamber_kind = "image"
+
+    def chamber_spot(self, p):
+        """The bore, widened by half the hub's wall (at least 3 mm) from the flange into the hub."""
+        height = p["flange_t"] + p["hub_h"]
+        return (0.0, 0.0, height / 4, 3 * height / 4, p["bore_d"] / 2 + (p["hub_d"] - p["bore_d"]) / 4)
+
     def free(self, p, kind):
         """Where the bolt circle starts is stated only in the kinds that give every number (and
         shown in the drawing): in abstract tasks the holes may sit at any angle about Z."""
@@ -289,6 +296,12 @@ class HexNut(Family):
     def solid_spot(self, p):
         return ((p["hole_d"] + p["across_flats"]) / 4, 0.0, p["height"] / 2,
                 min((p["across_flats"] - p["hole_d"]) / 8, p["height"] / 4))
+
+    chamber_kind = "dimensioned"
+
+    def chamber_spot(self, p):
+        """The hole, widened by 40 % of the wall to the flats in its middle half."""
+        return (0.0, 0.0, p["height"] / 4, 3 * p["height"] / 4, p["hole_d"] / 2 + 0.2 * (p["across_flats"] - p["hole_d"]))
     SIZES = [(3, 5.5, 2.4, 2.5), (4, 7.0, 3.2, 3.3), (5, 8.0, 4.7, 4.2), (6, 10.0, 5.2, 5.0), (8, 13.0, 6.8, 6.8),
              (10, 16.0, 8.4, 8.5), (12, 18.0, 10.8, 10.2), (16, 24.0, 14.8, 14.0), (20, 30.0, 18.0, 17.5)]
 
