@@ -60,8 +60,10 @@ def test_wrong_sign_fails(value):
 @given(value=amounts, rel=st.floats(0.001, 0.5))
 def test_wrong_number_fails(value, rel):
     wrong = round(value * (1 + rel))
-    if abs(wrong - value) < 2:  # too close to be a different number at integer precision
-        wrong = value + 2
+    # a different number at integer precision, and not one whose trailing zeros make it a
+    # rounding of the value that keeps 3 digits (-1,270 is -1,272 rounded to the ten)
+    while abs(wrong - value) < 2 or wrong % 10 == 0:
+        wrong += 1
     assert not passed(value, "number", f"{wrong:,}")
 
 
