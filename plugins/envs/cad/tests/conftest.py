@@ -21,3 +21,26 @@ def built_references():
             jobs.append((fam, seed, "twice", fam.scaled(p, 2.0), fam.script(fam.scaled(p, 2.0))))
     results = build_all([j[-1] for j in jobs])
     return [(*job, res) for job, res in zip(jobs, results)]
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    """The installed registry, with a mesh cache of its own (nothing from another run is reused)."""
+    import hub
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("RLHUB_MESH_CACHE", str(tmp_path_factory.mktemp("mesh-cache")))
+    yield hub.load()
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def grade_saved(catalog):
+    """grade_saved(env, path): the verdict of a saved response (a red team's CadQuery script) on
+    seed 0 of `cad/<env>`."""
+
+    def grade(env: str, path):
+        label = {"env": f"cad/{env}", "seed": 0}
+        return catalog.verify(label, path.read_text(), task=catalog.task(label))
+
+    return grade

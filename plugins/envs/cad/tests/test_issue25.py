@@ -40,15 +40,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory):
-    import hub
-
-    mp = pytest.MonkeyPatch()
-    mp.setenv("RLHUB_MESH_CACHE", str(tmp_path_factory.mktemp("mesh-cache")))
-    yield hub.load()
-    mp.undo()
-
 
 @pytest.mark.parametrize("name, what, make, kinds", CASES, ids=[f"{c[0]}: {c[1]}" for c in CASES])
 def test_the_wrong_part_fails_where_it_passed(catalog, name, what, make, kinds):

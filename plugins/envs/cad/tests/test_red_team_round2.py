@@ -39,21 +39,10 @@ WRONG = {  # file -> environment (seed 0)
 }
 
 
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory):
-    import hub
-
-    mp = pytest.MonkeyPatch()
-    mp.setenv("RLHUB_MESH_CACHE", str(tmp_path_factory.mktemp("mesh-cache")))
-    yield hub.load()
-    mp.undo()
-
 
 @pytest.mark.parametrize("name", sorted(WRONG))
-def test_the_red_teams_wrong_part_fails(catalog, name):
-    label = {"env": f"cad/{WRONG[name]}", "seed": 0}
-    task = catalog.task(label)
-    v = catalog.verify(label, (HERE / f"{name}.txt").read_text(), task=task)
+def test_the_red_teams_wrong_part_fails(grade_saved, name):
+    v = grade_saved(WRONG[name], HERE / f"{name}.txt")
     assert not v.passed and v.reward <= 0.5, (name, v.reward, v.details.get("mismatches", [])[:3])
     assert any(m.startswith("extra:") for m in v.details["mismatches"]), v.details["mismatches"][:5]
 
