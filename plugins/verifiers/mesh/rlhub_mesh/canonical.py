@@ -83,16 +83,28 @@ def _within(a, b, lo, hi, periodic):
     return a, b
 
 
-def _boundary(face):
-    """Points on the face's boundary (every edge's ends and, for curves, samples between), and
-    whether the face has a seam (an edge it meets itself along: a full turn)."""
-    points, seam = [], False
+def _edges(face):
+    """The face's edges that have a length (a cone's apex or a sphere's pole is a degenerate edge)."""
     explorer = TopExp_Explorer(face, TopAbs_EDGE)
     while explorer.More():
         edge = TopoDS.Edge_s(explorer.Current())
         explorer.Next()
-        if BRep_Tool.Degenerated_s(edge):
-            continue
+        if not BRep_Tool.Degenerated_s(edge):
+            yield edge
+
+
+def _frame(normal):
+    """Two unit vectors spanning the plane normal to `normal`."""
+    ref = (1.0, 0.0, 0.0) if abs(normal[0]) < 0.9 else (0.0, 1.0, 0.0)
+    x = _unit(_cross(normal, ref))
+    return x, _cross(normal, x)
+
+
+def _boundary(face):
+    """Points on the face's boundary (every edge's ends and, for curves, samples between), and
+    whether the face has a seam (an edge it meets itself along: a full turn)."""
+    points, seam = [], False
+    for edge in _edges(face):
         seam = seam or BRep_Tool.IsClosed_s(edge, face)
         curve = BRepAdaptor_Curve(edge)
         a, b = curve.FirstParameter(), curve.LastParameter()
@@ -107,9 +119,7 @@ def extent(face, foot, axis):
     """(t0, t1, sweep) of a face on a surface of revolution about the line (foot, axis): its
     range along the axis and the angle it turns through (2 pi with a seam)."""
     points, seam = _boundary(face)
-    ref = (1.0, 0.0, 0.0) if abs(axis[0]) < 0.9 else (0.0, 1.0, 0.0)
-    x = _unit(_cross(axis, ref))
-    y = _cross(axis, x)
+    x, y = _frame(axis)
     ts, angles = [], []
     for p in points:
         rel = (p[0] - foot[0], p[1] - foot[1], p[2] - foot[2])
@@ -172,17 +182,10 @@ def straight(curve) -> bool:
 
 def plane_area(face, origin, normal):
     """(area, centroid) of a flat face lying in the plane (origin, normal)."""
-    ref = (1.0, 0.0, 0.0) if abs(normal[0]) < 0.9 else (0.0, 1.0, 0.0)
-    x = _unit(_cross(normal, ref))
-    y = _cross(normal, x)
+    x, y = _frame(normal)
     area2 = mu = mv = 0.0  # 2A = loop of (u dv - v du); Mu = loop of u^2/2 dv; Mv = -loop of v^2/2 du
     p, d = gp_Pnt(), gp_Vec()
-    explorer = TopExp_Explorer(face, TopAbs_EDGE)
-    while explorer.More():
-        edge = TopoDS.Edge_s(explorer.Current())
-        explorer.Next()
-        if BRep_Tool.Degenerated_s(edge):
-            continue
+    for edge in _edges(face):
         curve = BRepAdaptor_Curve(edge)
         sign = -1.0 if edge.Orientation() == TopAbs_REVERSED else 1.0
         for a, b in _intervals(curve):
