@@ -228,27 +228,28 @@ class DocQAFamily(Family[Doc]):
 
 
 @lru_cache(maxsize=None)
-def printed_rows(kind: str) -> dict[int, frozenset[str]]:
-    """The row names documents of this kind print, per table, over a fixed set of draws."""
-    pool: dict[int, set[str]] = {}
+def _rows_by_draw(kind: str) -> dict[int, list[tuple[str, ...]]]:
+    """Per table, the rows (in print order) of each of a fixed set of documents of this kind."""
+    out: dict[int, list[tuple[str, ...]]] = {}
     for seed in range(16):
         world = BUILDERS[kind](random.Random(0x5EED + seed), entity_name(seed))
         for i, table in enumerate(world.tables):
-            pool.setdefault(i, set()).update(r for r, _ in table.items())
-    return {i: frozenset(names) for i, names in pool.items()}
+            out.setdefault(i, []).append(tuple(r for r, _ in table.items()))
+    return out
 
 
+@lru_cache(maxsize=None)
+def printed_rows(kind: str) -> dict[int, frozenset[str]]:
+    """The row names documents of this kind print, per table."""
+    return {i: frozenset(r for rows in draws for r in rows) for i, draws in _rows_by_draw(kind).items()}
+
+
+@lru_cache(maxsize=None)
 def fixed_tables(kind: str) -> frozenset[int]:
     """The tables every document of this kind prints with the same rows in the same order (a
     statement of operations, a datasheet's parameters): a ranking or list over one is the form's
     structure, the same rows every time, so those questions are never asked of them."""
-    return frozenset(i for i, names in printed_rows(kind).items() if len(names) == len(_first_rows(kind)[i]))
-
-
-@lru_cache(maxsize=None)
-def _first_rows(kind: str) -> dict[int, list[str]]:
-    world = BUILDERS[kind](random.Random(0x5EED), entity_name(0))
-    return {i: [r for r, _ in t.items()] for i, t in enumerate(world.tables)}
+    return frozenset(i for i, draws in _rows_by_draw(kind).items() if len(set(draws)) == 1)
 
 
 def unprinted(kind: str, world) -> list[tuple[str, int]]:
