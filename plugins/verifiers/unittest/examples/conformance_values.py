@@ -1000,7 +1000,7 @@ import solution
 def test_monkeypatch(monkeypatch):
     assert solution.SIDES == 6
     monkeypatch.setattr(solution, "SIDES", 1)
-    assert solution.roll() == 1
+    assert {solution.roll() for _ in range(60)} == {1}  # a die fixed at 6 sides shows 1 every time with chance 6**-60
 """, ("random.randint(1, SIDES)", "random.randint(1, 6)")),
     T("mixed_value_payload", """
 import datetime, decimal, enum
