@@ -113,7 +113,10 @@ def check_malformed(cat, renv, index: int) -> None:
 
 def _wrong_variants(cat, renv, index: int, task: Task) -> list[Variant]:
     """The environment's wrong answers, plus the reference of a different task of it."""
-    wrong = [*renv.env.wrong_answers(task), *renv.env.episode_probes(task)[0]]
+    if has_twin(renv):  # the twin grades its wrong answers; a tool environment's own are its wrong plays
+        wrong = list(renv.env.episode_probes(task)[0])
+    else:
+        wrong = [*renv.env.wrong_answers(task), *renv.env.episode_probes(task)[0]]
     for other in range(index + 1, index + 6):
         if renv.num_tasks is not None and other >= renv.num_tasks:
             break
@@ -306,6 +309,98 @@ def check_tests_adequate(cat, renv, index: int) -> None:
         raise CheckFailed(f"{where}: " + " | ".join(problems))
 
 
+def _misuse_turn(task: Task, reference_turns: list) -> str:
+    """One turn of every kind of call a model gets wrong, written in the default format: a tool
+    that does not exist, a call that is not JSON, arguments of the wrong type and a missing one,
+    a 10 MB argument, and 1,000 calls in one turn (all of them to no tool: none may act)."""
+    from ..tools import ToolCall, formats
+
+    first = reference_turns[0][0] if reference_turns and reference_turns[0] else ToolCall("submit", {})
+    calls = [ToolCall("rlhub_no_such_tool", {"x": 1}),
+             ToolCall(first.name, {k: [1, {"a": None}] for k in (first.arguments if isinstance(first.arguments, dict) else {})}),
+             ToolCall(first.name, {"rlhub_unknown_argument": 1}),
+             ToolCall(first.name, {k: "x" * (10 << 20) for k in list(first.arguments)[:1]} if isinstance(first.arguments, dict) and first.arguments else {"x": "x" * (10 << 20)})]
+    text = formats.render(calls, formats.DEFAULT_FORMAT)
+    text += "\n<tool_call>\n{\"name\": \"" + first.name + "\", \"arguments\": {not json}\n</tool_call>"
+    return text + "\n" + formats.render([ToolCall("rlhub_no_such_tool", {"i": i}) for i in range(1000)], formats.DEFAULT_FORMAT)
+
+
+def check_tools_played(cat, renv, index: int) -> None:
+    """A tool environment's reference, played as tool calls, earns what the reference earns, after
+    a turn of every kind of wrong call (each answered with an error and counted, none acting); the
+    text is written in a format that rotates over the environments (every format's writing reads
+    back to the same calls: checked here for all of them, without an episode)."""
+    from ..tools import formats
+
+    label = renv.label(index)
+    task = cat.task(label)
+    turns = renv.env.tool_turns(task)
+    if not turns:
+        raise CheckFailed(f"{label.to_json()}: a tool environment without tool_turns (its reference as tool calls)")
+    fmts = formats.known_formats()
+    for fmt in fmts:
+        for turn in turns:
+            back = formats.parse(formats.render(turn, fmt), fmt).calls
+            if [(c.name, c.arguments) for c in back] != [(c.name, c.arguments) for c in turn]:
+                raise CheckFailed(f"{label.to_json()}: the reference's calls written in {fmt} read back as {back!r}")
+    fmt = fmts[int(hashlib.sha256(f"{renv.id}:{index}".encode()).hexdigest(), 16) % len(fmts)]
+    misuse = renv.env.max_turns > len(turns)
+    with cat.episode(label) as episode:
+        episode.reset()
+        episode.tool_format = fmt
+        step = None
+        if misuse:
+            first = episode.step(_misuse_turn(task, turns) if fmt == formats.DEFAULT_FORMAT else _misuse_in(fmt, task, turns))
+            if first.done:
+                raise CheckFailed(f"{label.to_json()}: a turn of wrong calls ended the episode: {first.observation[:300]}")
+            bad = [r for r in first.tool_results if not r.is_error]
+            if bad:
+                raise CheckFailed(f"{label.to_json()}: a wrong call was run: {bad[0].name}: {bad[0].content[:200]}")
+        for turn in turns:
+            step = episode.step(formats.render(turn, fmt))
+            if step.done:
+                break
+    if step is None or not step.done or step.verdict is None:
+        raise CheckFailed(f"{label.to_json()}: the reference's {len(turns)} tool turn(s) did not end the episode")
+    v, ref = step.verdict, _verdict(cat, label, task.reference, task)
+    if v.error or v.reward != ref.reward or v.passed != ref.passed:
+        raise CheckFailed(f"{label.to_json()}: the reference played as tool calls ({fmt}"
+                          f"{', after a turn of wrong calls' if misuse else ''}) earned {v.reward} passed={v.passed} "
+                          f"error={v.error} (reference {ref.reward}): {str(v.details)[:400]}")
+    if misuse and not sum((v.details.get("tools") or {}).get("errors", {}).values()):
+        raise CheckFailed(f"{label.to_json()}: the wrong calls were not counted in the verdict's details['tools']")
+
+
+def _misuse_in(fmt: str, task: Task, turns: list) -> str:
+    """The misuse turn in another format: the same wrong calls, written as `fmt` writes them."""
+    from ..tools import formats
+
+    parsed = formats.parse(_misuse_turn(task, turns), formats.DEFAULT_FORMAT)
+    return formats.render(parsed.calls, fmt)
+
+
+def check_same_grading_as_twin(cat, renv, index: int) -> None:
+    """A tool environment whose text twin is checked in full grades the same task with the same
+    verifier: same hidden data, reference and verifier identity. (Its response-graded checks are
+    the twin's; its own checks are the tool play, its wrong plays and the prompt's.)"""
+    twin_id = renv.env.text_twin
+    try:
+        twin = cat.get(twin_id)
+    except Exception as exc:  # noqa: BLE001
+        raise CheckFailed(f"{renv.id}: its text twin {twin_id!r} is not in the registry ({exc})") from None
+    mine, theirs = cat.task(renv.label(index)), cat.task(twin.label(index))
+    if task_digest_graded(mine) != task_digest_graded(theirs):
+        raise CheckFailed(f"{renv.label(index).to_json()}: the task's hidden data or reference differ from {twin_id}'s")
+    if renv.identity != twin.identity:
+        raise CheckFailed(f"{renv.id}: verifier {renv.identity} differs from its twin's {twin.identity}")
+
+
+def task_digest_graded(task: Task) -> str:
+    """What a verifier grades a response against: the hidden data and the reference."""
+    body = json.dumps({"hidden": task.hidden, "reference": task.reference}, sort_keys=True, default=repr)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
 CHECKS: dict[str, Callable[..., None]] = {
     "reference_full_reward": check_reference,
     "empty_fails": check_empty,
@@ -319,6 +414,8 @@ CHECKS: dict[str, Callable[..., None]] = {
     "reference_fresh_process": check_reference_fresh_process,
     "no_leak": check_no_leak,
     "tests_adequate": check_tests_adequate,
+    "tools_played": check_tools_played,
+    "same_grading_as_twin": check_same_grading_as_twin,
 }
 
 
@@ -348,8 +445,23 @@ def has_mutation_report(renv) -> bool:
 
 # Checks planned only for the environments they apply to (no skip to report elsewhere), and
 # checks that look at the first task only.
+def is_tool_env(renv) -> bool:
+    from ..core.env import Environment
+
+    return type(renv.env).tool_turns is not Environment.tool_turns
+
+
+def has_twin(renv) -> bool:
+    return bool(getattr(renv.env, "text_twin", None))
+
+
+# A tool environment with a text twin shares the twin's grading (checked by same_grading_as_twin):
+# what grades a response is checked once, under the twin.
+TWIN_CHECKED = ("right_forms_pass", "hacks_fail", "cheap_policies_fail", "verifier_deterministic",
+                "reference_fresh_process", "tests_adequate")
 APPLIES: dict[str, Callable[..., bool]] = {"cheap_policies_fail": names_cheap_answers,
-                                           "tests_adequate": has_mutation_report}
+                                           "tests_adequate": has_mutation_report,
+                                           "tools_played": is_tool_env, "same_grading_as_twin": has_twin}
 FIRST_TASK_ONLY = {"tests_adequate"}
 # What `rlhub check --quick` leaves out (with one seed): everything that re-verifies determinism
 # or needs the second, fresh interpreter. The edit loop's tier: it proves less, and CI never runs it.
@@ -359,8 +471,10 @@ QUICK_SKIPS = ("verifier_deterministic", "generation_deterministic", "reference_
 def planned(renv, seeds: int, quick: bool = False) -> list[tuple[str, int]]:
     """The (check, task index) pairs run for one environment, in order (`quick`: without QUICK_SKIPS)."""
     n = seeds if renv.num_tasks is None else min(seeds, renv.num_tasks)
+    twin = has_twin(renv)
     return [(name, index) for name in CHECKS
             if not (quick and name in QUICK_SKIPS) and APPLIES.get(name, lambda _: True)(renv)
+            and not (twin and name in TWIN_CHECKED)
             for index in range(min(n, 1) if name in FIRST_TASK_ONLY else n)]
 
 

@@ -368,6 +368,11 @@ class Catalog:
         task = task or self.task(label)
         return grade(renv.verifier, renv.identity, task, response, VerifyContext(profile=renv.profile), render_to)
 
+    def tools(self, label: Label | str | dict, task: Task | None = None) -> list[dict]:
+        """The OpenAI function schemas of the tools the label's episode offers ([] for a text environment)."""
+        label = label if isinstance(label, Label) else Label.parse(label)
+        return self.get(label.env).env.tools(task or self.task(label))
+
     def episode(self, label: Label | str | dict) -> Episode:
         label = label if isinstance(label, Label) else Label.parse(label)
         renv = self.get(label.env)

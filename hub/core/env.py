@@ -42,6 +42,8 @@ class Step:
     done: bool
     verdict: Verdict | None = None  # set on the final step
     info: dict[str, Any] = field(default_factory=dict)
+    tool_results: list[Any] = field(default_factory=list)  # a tool episode's results (hub.tools.ToolResult), in call order
+    notes: list[str] = field(default_factory=list)  # what could not be read of the turn (a malformed call), said to the model
 
 
 class Episode:
@@ -88,14 +90,23 @@ class Environment:
     """
 
     max_turns: int = 1
+    # A tool environment's text twin: the environment whose verifier grades the same tasks (same
+    # hidden data, same reference), checked in full; the tool one's own checks are its tool play.
+    text_twin: str | None = None
     # Number of distinct tasks; None means "any non-negative seed" (generated environments).
     num_tasks: int | None = None
 
     def __init__(self, env_id: str) -> None:
         self.id = env_id
 
+    @property
+    def seed_id(self) -> str:
+        """The id whose seeds draw the tasks: the text twin's for a tool environment (the same
+        tasks under a new id), else its own."""
+        return self.text_twin or self.id
+
     def make_task(self, index: int) -> Task:
-        task = self.generate(rng_for(self.id, index), index)
+        task = self.generate(rng_for(self.seed_id, index), index)
         task.label = self.label(index)
         return task
 
@@ -119,6 +130,16 @@ class Environment:
 
     def episode(self, task: Task, verifier: "Verifier", ctx: "VerifyContext") -> Episode:
         return Episode(task, verifier, ctx, max_turns=self.max_turns)
+
+    def tools(self, task: Task) -> list[dict[str, Any]]:
+        """The OpenAI function schemas of the tools the task's episode offers (a prompt's `tools`
+        column, which a chat template renders). Default: none (a text environment)."""
+        return []
+
+    def tool_turns(self, task: Task) -> list[list[Any]]:
+        """A tool environment's reference played as tool calls (hub.tools.ToolCall), turn by turn:
+        the checks render it in every tool-call format and play it to a verdict of 1.0."""
+        return []
 
     def wrong_responses(self, task: Task) -> list[str]:
         """Plausible but wrong answers, for the verifier checks. Override with domain knowledge."""

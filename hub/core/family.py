@@ -150,7 +150,7 @@ class FamilyEnvironment(Environment):
     def params(self, index: int) -> Any:
         if index in self._recent:
             return self._recent[index]
-        return self._remember(index, self.family.draw(rng_for(self.id, index), self.kind, index))
+        return self._remember(index, self.family.draw(rng_for(self.seed_id, index), self.kind, index))
 
     def _remember(self, index: int, p: Any) -> Any:
         self._recent[index] = p

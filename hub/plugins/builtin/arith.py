@@ -16,6 +16,8 @@ from ...core.family import Family, register_families
 from ...core.task import Task
 from ...core.variant import Variant
 from ..hookspecs import hookimpl
+from ...tools import ToolCall, tool, tools_of
+from ...tools.episode import ToolEpisode
 from .exact import ExactHidden
 
 @dataclass(frozen=True)
@@ -120,9 +122,50 @@ class Guess(Environment):
         return [str(int(task.hidden["answer"]) % int(task.metadata["hi"]) + 1)]
 
 
+class GuessToolEpisode(ToolEpisode):
+    """The guessing game through a tool: `guess` answers higher, lower or right (which ends it)."""
+
+    @tool
+    def guess(self, number: int) -> str:
+        """Guess the number.
+
+        Args:
+            number: your guess, a whole number.
+        """
+        target = int(self.task.hidden["answer"])
+        if number == target:
+            self.conclude(self.grade(str(number)), note="right")
+            return f"{number} is right"
+        return f"no: the number is {'higher' if number < target else 'lower'} than {number}"
+
+
+class GuessTools(Guess):
+    """`arith/guess-tools-v1`: the tool version of the guessing game (the core's own example of a
+    tool environment: no sandbox, so the tool machinery's tests run in milliseconds)."""
+
+    text_twin = "arith/guess-v1"
+
+    def generate(self, rng: random.Random, index: int) -> Task:
+        task = super().generate(rng, index)
+        task.prompt = (f"I am thinking of a whole number between 1 and {task.metadata['hi']}. Find it with the "
+                       "`guess` tool: each wrong guess tells you whether the number is higher or lower.")
+        return task
+
+    def episode(self, task, verifier, ctx):
+        return GuessToolEpisode(task, verifier, ctx, max_turns=self.max_turns)
+
+    def tools(self, task: Task) -> list[dict]:
+        return [t.schema() for t in tools_of(GuessToolEpisode)]
+
+    def tool_turns(self, task: Task) -> list[list[ToolCall]]:
+        return [[ToolCall("guess", {"number": int(task.hidden["answer"])})]]
+
+
 @hookimpl
 def rlhub_register_envs(register):
     register_families(register, FAMILIES, domain="arith", verifier="exact_match", id_format="{domain}/{family}-v1",
                       tags=("math", "example"))
     register("arith/guess-v1", Guess, verifier="exact_match", max_turns=8, tags=("math", "example", "multi-turn"),
              description="guess a number with higher/lower feedback (multi-turn)")
+    register("arith/guess-tools-v1", GuessTools, verifier="exact_match", max_turns=8,
+             tags=("math", "example", "multi-turn", "tools"), description="guess a number through a tool call (tools)")

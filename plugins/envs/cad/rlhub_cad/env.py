@@ -126,7 +126,7 @@ class CadEnvironment(FamilyEnvironment):
         """The script of the part task `index`'s image shows (the first draw of `generate`)."""
         from hub import rng_for
 
-        return self.part.script(self.family.params(rng_for(self.id, index), self.kind))
+        return self.part.script(self.family.params(rng_for(self.seed_id, index), self.kind))
 
     def prepare(self, indices: list[int]) -> None:
         """Image tasks: start drawing every reference part at once (the warm renderer draws them
