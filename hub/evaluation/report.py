@@ -20,6 +20,7 @@ from typing import Any
 
 from ..core.errors import UserError
 from ..core.files import atomic_write
+from .stats import fmt, interval
 from .verdicts import explain, failure_reason
 
 MAX_EXAMPLES = 3  # failed examples shown per environment
@@ -106,10 +107,11 @@ def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, An
 
 
 def render(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]], meta: dict[str, Any]) -> str:
-    envs = [r for r in summary if r["env"] != "all"]
+    envs = [r for r in summary if r["env"] != "all" and not r["env"].endswith("/*")]
     domains: dict[str, list[dict]] = defaultdict(list)
-    for rec in records:
-        domains[(rec.get("env") or "?").split("/", 1)[0]].append(rec)
+    for rec in records:  # the means are over samples with a verdict (the rest are counted apart)
+        if rec.get("error") is None:
+            domains[(rec.get("env") or "?").split("/", 1)[0]].append(rec)
     dom_names = sorted(domains)
     dom_reward = [sum(r["reward"] for r in domains[d]) / len(domains[d]) for d in dom_names]
     dom_pass = [sum(bool(r["passed"]) for r in domains[d]) / len(domains[d]) for d in dom_names]
@@ -117,13 +119,14 @@ def render(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]]
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>rlhub eval: {_e(meta['model'])}</title>",
              f"<style>{STYLE}</style></head><body>",
              f"<h1>rlhub eval: {_e(meta['model'])}</h1>",
-             f"<p>{total['n']} tasks, mean reward <b>{total['reward']:.3f}</b>, pass rate <b>{total['pass_rate']:.1%}</b>, "
-             f"{total['errors']} without a verdict. Endpoint {_e(meta['base_url'])}, registry {_e(meta['registry'])}, "
+             f"<p>{total['n']} tasks, mean reward <b>{fmt(total['reward'])}</b> {interval(total['reward_ci'])}, "
+             f"pass rate <b>{fmt(total['pass_rate'], '.1%')}</b> {interval(total['pass_ci'], '.1%')} (95 % intervals, "
+             f"over the samples with a verdict); {total['errors']} without a verdict. Endpoint {_e(meta['base_url'])}, registry {_e(meta['registry'])}, "
              f"{_e(meta['when'])}. Trajectories: {_e(meta['out'])}.</p>",
              "<h2>Reward per domain</h2>",
              f"<div class='chart' id='chart-domains'>{_chart(dom_names, dom_reward, dom_pass, 'per domain')}</div>",
              "<h2>Reward per environment</h2>",
-             f"<div class='chart' id='chart-envs'>{_chart([r['env'] for r in envs], [r['reward'] for r in envs], [r['pass_rate'] for r in envs], 'per environment')}</div>",
+             f"<div class='chart' id='chart-envs'>{_chart([r['env'] for r in envs], [r['reward'] or 0.0 for r in envs], [r['pass_rate'] or 0.0 for r in envs], 'per environment')}</div>",
              "<h2>Summary</h2>", _table(summary)]
     parts += _failures(catalog, records)
     drawn = _drawings(catalog, records)
@@ -138,15 +141,33 @@ def render(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]]
 
 
 def _table(summary: list[dict[str, Any]]) -> str:
-    head = ["environment", "tasks", "reward", "pass", "no verdict", "turns", "tokens", "truncated", "seconds", "top failure reasons"]
+    head = ["environment", "tasks", "reward", "95 % interval", "pass", "95 % interval", "no verdict", "turns", "tokens",
+            "truncated", "seconds", "top failure reasons"]
     rows = ["<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
     for r in summary:
         reasons = "; ".join(f"{_e(why)} ({n})" for why, n in r["reasons"])
         cells = [f"<td>{_e(r['env'])}</td>", *(f"<td class='n'>{v}</td>" for v in (
-            r["n"], f"{r['reward']:.3f}", f"{r['pass_rate']:.1%}", r["errors"], f"{r['turns']:.2f}",
+            r["n"], fmt(r["reward"]), interval(r["reward_ci"]), fmt(r["pass_rate"], ".1%"), interval(r["pass_ci"], ".1%"),
+            r["errors"], f"{r['turns']:.2f}",
             f"{r['tokens']:.0f}", f"{r['truncated']:.1%}", f"{r['seconds']:.2f}")), f"<td>{reasons}</td>"]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return "".join(rows) + "</table>"
+
+
+def _transcript(turns: list[dict[str, Any]]) -> str:
+    """The reply of a single-turn sample; every turn of a multi-turn one (replies, tool calls and
+    what came back), collapsed."""
+    if len(turns) <= 1:
+        last = turns[-1]["action"] if turns else ""
+        return f"<details><summary>reply ({len(last)} characters)</summary><pre>{_e(last[:4000])}</pre></details>"
+    parts = []
+    for i, t in enumerate(turns, 1):
+        calls = "".join(f"\n-> {c.get('function', {}).get('name')}({str(c.get('function', {}).get('arguments'))[:400]})"
+                        for c in t.get("tool_calls") or [])
+        back = "\n".join(f"<- {r.get('name')}: {str(r.get('content'))[:800]}" for r in t.get("tool_results") or [])
+        parts.append(f"<b>turn {i}</b><pre>{_e(str(t.get('action') or '')[:2000] + calls)}</pre>"
+                     f"<pre class='obs'>{_e(back or str(t.get('observation') or '')[:2000])}</pre>")
+    return f"<details><summary>transcript ({len(turns)} turns)</summary>{''.join(parts)}</details>"
 
 
 def _failures(catalog, records: list[dict[str, Any]]) -> list[str]:
@@ -163,11 +184,9 @@ def _failures(catalog, records: list[dict[str, Any]]) -> list[str]:
         renv = catalog.envs.get(env)
         config = renv.verifier.config.model_dump(mode="json") if renv else None
         for rec in recs[:MAX_EXAMPLES]:
-            last = rec["turns"][-1]["action"] if rec.get("turns") else ""
             verdict = {k: rec.get(k) for k in ("reward", "passed", "components", "details", "verifier", "error")}
             out.append(f"<p><b>{_e(failure_reason(rec))}</b>: {_e(rec['label'])}</p>"
-                       f"<pre>{_e(explain(verdict, config))}</pre>"
-                       f"<details><summary>last reply ({len(last)} characters)</summary><pre>{_e(last[:4000])}</pre></details>")
+                       f"<pre>{_e(explain(verdict, config))}</pre>" + _transcript(rec.get("turns") or []))
     return out
 
 

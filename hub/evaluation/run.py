@@ -51,6 +51,19 @@ def _messages(task) -> list[dict[str, Any]]:
     return list(task.prompt) if isinstance(task.prompt, list) else [{"role": "user", "content": task.prompt}]
 
 
+def _next_messages(action: str, calls: list[dict], step) -> list[dict[str, Any]]:
+    """The assistant's turn and what answers it: its tool calls' results as `tool` messages (what
+    could not be read of the turn as a user message), or the observation as a user message."""
+    if not calls and not step.tool_results:
+        return [{"role": "assistant", "content": action}, {"role": "user", "content": step.observation}]
+    out: list[dict[str, Any]] = [{"role": "assistant", "content": action or None, "tool_calls": calls} if calls
+                                 else {"role": "assistant", "content": action}]
+    out += [r.message() for r in step.tool_results]
+    if step.notes or not step.tool_results:
+        out.append({"role": "user", "content": "\n".join(step.notes) or step.observation})
+    return out
+
+
 async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], pool: ThreadPoolExecutor,
                 step_timeout: float) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
@@ -63,17 +76,28 @@ async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], po
         await loop.run_in_executor(pool, episode.reset)
         messages = _messages(episode.task)
         record["prompt"] = messages
+        tools = await loop.run_in_executor(pool, catalog.tools, label, episode.task)
+        if tools:  # a tool environment: the endpoint gets the schemas and answers with tool_calls
+            record["tools"] = [t["function"]["name"] for t in tools]
         while True:
-            reply = await client.chat.completions.create(model=model, messages=messages, **gen)
-            action = reply.choices[0].message.content or ""
+            reply = await client.chat.completions.create(model=model, messages=messages, **gen,
+                                                         **({"tools": tools} if tools else {}))
+            message = reply.choices[0].message
+            action = message.content or ""
+            calls = [c.model_dump() for c in message.tool_calls or []] if tools else []
             tokens = reply.usage.completion_tokens if reply.usage is not None else None
             record["tokens"] += tokens or 0
-            step = await asyncio.wait_for(loop.run_in_executor(pool, episode.step, action), step_timeout)
-            record["turns"].append({"action": action, "observation": step.observation, "done": step.done,
-                                    "finish_reason": reply.choices[0].finish_reason, "tokens": tokens})
+            played = {"role": "assistant", "content": action, "tool_calls": calls} if tools else action
+            step = await asyncio.wait_for(loop.run_in_executor(pool, episode.step, played), step_timeout)
+            turn = {"action": action, "observation": step.observation, "done": step.done,
+                    "finish_reason": reply.choices[0].finish_reason, "tokens": tokens}
+            if tools:
+                turn["tool_calls"] = calls
+                turn["tool_results"] = [r.message() for r in step.tool_results]
+            record["turns"].append(turn)
             if step.done:
                 break
-            messages = messages + [{"role": "assistant", "content": action}, {"role": "user", "content": step.observation}]
+            messages = messages + _next_messages(action, calls, step)
         verdict = step.verdict
         record.update(verdict.to_dict() if verdict else {"error": "episode ended without a verdict"})
     except asyncio.TimeoutError:
@@ -114,21 +138,27 @@ async def run_eval(catalog, labels: list[str], base_url: str, model: str, out: P
     return records
 
 
-def summarize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per environment, then an 'all' row: tasks, mean reward, pass rate, samples without a
-    verdict, mean turns, mean completion tokens, truncation rate (a reply cut at --max-tokens),
-    mean seconds per episode and the most common failure reasons."""
-    groups: dict[str, list[dict]] = defaultdict(list)
-    for r in records:
-        groups[r.get("env") or "?"].append(r)
-        groups["all"].append(r)
+def summarize(records: Iterable[dict[str, Any]], attempts: int = 1) -> list[dict[str, Any]]:
+    """Per environment, per domain (`cad/*`, when the run has more than one environment of it),
+    then an 'all' row: samples, mean reward and pass rate over the samples with a verdict and
+    their 95 % intervals (hub/evaluation/stats.py), samples without a verdict (`errors`) and their
+    rate, pass@k with several attempts per task, mean turns, mean completion tokens, truncation
+    rate (a reply cut at --max-tokens), mean seconds per episode and the top failure reasons."""
+    from .stats import _group, scored
+
+    groups = _group(records)
+    envs_of = defaultdict(set)
+    for key in groups:
+        if "/" in key and not key.endswith("/*"):
+            envs_of[key.split("/")[0]].add(key)
     rows = []
-    for env in sorted(groups, key=lambda e: (e == "all", e)):
+    for env in sorted(groups, key=lambda e: (e == "all", e.split("/")[0], e.endswith("/*"), e)):
+        if env.endswith("/*") and len(envs_of[env[:-2]]) < 2:
+            continue  # a domain of one environment: its row would repeat the environment's
         rs = groups[env]
         n = len(rs)
         reasons = Counter(x for x in map(failure_reason, rs) if x)
-        rows.append({"env": env, "n": n, "reward": sum(r["reward"] for r in rs) / n,
-                     "pass_rate": sum(bool(r["passed"]) for r in rs) / n,
+        rows.append({"env": env, **scored(rs, attempts),
                      "errors": sum(r.get("error") is not None for r in rs),
                      "turns": sum(len(r.get("turns", [])) for r in rs) / n,
                      "tokens": sum(r.get("tokens") or 0 for r in rs) / n,
@@ -153,7 +183,8 @@ def rescore_one(catalog, rec: dict[str, Any]) -> dict[str, Any]:
     new = {k: v for k, v in rec.items() if k not in ("components", "details", "verifier", "error")}
     new.update(previous={"reward": rec.get("reward"), "passed": rec.get("passed"), "verifier": rec.get("verifier")},
                reward=0.0, passed=False, error=None)
-    actions = [t["action"] for t in rec["turns"]]
+    actions = [{"role": "assistant", "content": t["action"], "tool_calls": t["tool_calls"]} if "tool_calls" in t
+               else t["action"] for t in rec["turns"]]
     if not actions:
         new["error"] = rec.get("error") or "no actions recorded"
         return new

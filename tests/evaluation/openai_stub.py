@@ -3,7 +3,8 @@
     with OpenAIStub(lambda messages: "42") as stub:      # the reply to each chat request
         main(["eval", "--base-url", stub.url, "--model", stub.model, ...])
 
-`reply(messages)` returns the text, or (text, finish_reason). Usage counts one token per word.
+`reply(messages)` returns the text, (text, finish_reason), an assistant message with
+`tool_calls` (a dict), or an aiohttp response (an endpoint failure). Usage counts one token per word.
 Every request body is kept in `stub.requests`.
 """
 
@@ -34,11 +35,17 @@ class OpenAIStub:
         if body.get("model") != self.model:
             return web.json_response({"error": {"message": f"model {body.get('model')!r} not found"}}, status=404)
         out = self.reply(body["messages"])
-        text, finish = out if isinstance(out, tuple) else (out, "stop")
-        words = len(text.split())
+        if isinstance(out, web.Response):  # an endpoint failure, as the test scripts it
+            return out
+        if isinstance(out, dict):  # an assistant message with tool calls
+            message, finish = {"role": "assistant", "content": out.get("content"), "tool_calls": out["tool_calls"]}, "tool_calls"
+        else:
+            text, finish = out if isinstance(out, tuple) else (out, "stop")
+            message = {"role": "assistant", "content": text}
+        words = len((message["content"] or "").split())
         return web.json_response({
             "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": self.model,
-            "choices": [{"index": 0, "finish_reason": finish, "message": {"role": "assistant", "content": text}}],
+            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
             "usage": {"prompt_tokens": 1, "completion_tokens": words, "total_tokens": words + 1}})
 
     async def _start(self) -> str:

@@ -16,9 +16,13 @@ from ..common import add_select, selected
 def _table(rows, extra_cols=()) -> str:
     from ..common import table
 
-    header = ["ENV", "N", "REWARD", "PASS", "NO VERDICT", "TURNS", "TOKENS", "TRUNCATED", *[c.upper() for c in extra_cols],
-              "TOP FAILURE REASONS"]
-    body = [[r["env"], r["n"], f"{r['reward']:.3f}", f"{r['pass_rate']:.1%}", r["errors"], f"{r['turns']:.2f}",
+    from ...evaluation.stats import fmt, interval
+
+    ks = sorted({k for r in rows for k in r if k.startswith("pass@")}, key=lambda k: int(k[5:]))
+    header = ["ENV", "N", "REWARD", "95% CI", "PASS", "95% CI", *[k.upper() for k in ks], "NO VERDICT", "TURNS", "TOKENS",
+              "TRUNCATED", *[c.upper() for c in extra_cols], "TOP FAILURE REASONS"]
+    body = [[r["env"], r["n"], fmt(r["reward"]), interval(r["reward_ci"]), fmt(r["pass_rate"], ".1%"),
+             interval(r["pass_ci"], ".1%"), *[fmt(r.get(k), ".1%") for k in ks], r["errors"], f"{r['turns']:.2f}",
              f"{r.get('tokens', 0):.0f}", f"{r.get('truncated', 0):.1%}", *[r[c] for c in extra_cols],
              "; ".join(f"{why} ({n})" for why, n in r.get("reasons", []))] for r in rows]
     return table(body, header)
@@ -43,8 +47,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from ...evaluation.endpoint import probe
     from ...evaluation.run import load_labels, run_eval, summarize
 
+    if args.compare:
+        return _compare(args)
+    if not args.base_url or not args.model:
+        raise UserError("rlhub eval needs --base-url and --model (or --compare A.jsonl B.jsonl to compare two runs)")
     if args.n < 0:
         raise UserError(f"--n must be 0 or more, got {args.n}")
+    if args.per_env < 0 or args.attempts < 1:
+        raise UserError(f"--per-env must be 0 or more and --attempts 1 or more; got {args.per_env}, {args.attempts}")
+    if args.attempts > 1 and args.temperature == 0:
+        print("rlhub: warning: --attempts > 1 at --temperature 0: a deterministic endpoint answers every attempt "
+              "alike, and pass@k says nothing more than pass@1", file=sys.stderr)
     if not 0 <= args.max_no_verdict <= 1:
         raise UserError(f"--max-no-verdict is a share of the samples, in [0, 1]; got {args.max_no_verdict}")
     if args.concurrency <= 0 or args.max_tokens <= 0:
@@ -52,13 +65,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out = output_path(args.out, "--out")
     report_path = output_path(args.report, "--report", "report.html") if args.report else None
     cat = catalog(args)
-    labels = load_labels(cat, args.prompts, args.n, args.seed, selected(args))
+    if args.prompts:
+        labels = load_labels(cat, args.prompts, args.n, args.seed, selected(args))
+    else:
+        from ...evaluation.stats import stratified_labels
+
+        labels = stratified_labels(cat, args.per_env, args.seed, selected(args), args.tag, args.n)
+    labels = [label for label in labels for _ in range(args.attempts)]
     api_key = args.api_key or os.environ.get("OPENAI_API_KEY", "EMPTY")
     probe(args.base_url, args.model, api_key)  # before any work: a dead endpoint is one clear line
     records = asyncio.run(run_eval(cat, labels, args.base_url, args.model, out, concurrency=args.concurrency,
                                    max_tokens=args.max_tokens, temperature=args.temperature, api_key=api_key,
                                    step_timeout=args.step_timeout, progress=not args.json))
-    rows = summarize(records)
+    rows = summarize(records, args.attempts)
     if report_path is not None:
         report.write(cat, records, rows, report_path, model=args.model, base_url=args.base_url,
                      registry=cat.registry.name, out=str(out))
@@ -74,10 +93,35 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    """Two trajectory files side by side: per environment, domain and overall, B's mean reward and
+    pass rate minus A's with 95 % Welch intervals, on the environments both hold."""
+    from ..common import table
+    from ...evaluation.run import read_trajectories
+    from ...evaluation.stats import compare, fmt, interval
+
+    a_path, b_path = args.compare
+    a, b = read_trajectories(a_path), read_trajectories(b_path)
+    result = compare(a, b)
+    if args.json:
+        print(json.dumps({"a": a_path, "b": b_path, **result}))
+        return 0
+    body = [[r["env"], r["n_a"], r["n_b"], fmt(r["reward_a"]), fmt(r["reward_b"]), fmt(r["delta"], "+.3f"),
+             interval(r["delta_ci"], "+.3f"), fmt(r["pass_delta"], "+.1%"), "yes" if r["significant"] else ""]
+            for r in result["rows"]]
+    print(table(body, ["ENV", "N A", "N B", "REWARD A", "REWARD B", "B - A", "95% CI", "PASS B - A", "SIGNIFICANT"]))
+    for side, path in (("only_a", a_path), ("only_b", b_path)):
+        if result[side]:
+            print(f"only in {path} (not compared): {', '.join(result[side][:20])}"
+                  + (f" and {len(result[side]) - 20} more" if len(result[side]) > 20 else ""))
+    return 0
+
+
 def cmd_rescore(args: argparse.Namespace) -> int:
     from ..common import catalog, output_path
     from ...core.errors import UserError
     from ...evaluation.run import read_trajectories, rescore, summarize
+    from ...evaluation.stats import fmt
 
     records = read_trajectories(args.trajectories)
     if not records:
@@ -93,7 +137,7 @@ def cmd_rescore(args: argparse.Namespace) -> int:
             for env in (r.get("env") or "?", "all"):
                 changed[env] = changed.get(env, 0) + 1
     for row in rows:
-        row["was"] = f"{before[row['env']]['reward']:.3f}" if row["env"] in before else "-"
+        row["was"] = fmt(before[row["env"]]["reward"]) if row["env"] in before else "-"
         row["changed"] = changed.get(row["env"], 0)
     regraded = {}  # verifier parts that changed since the file was written, with how many trajectories each
     for r in results:
@@ -125,10 +169,19 @@ def rlhub_register_commands(subparsers):
                  EVAL_DESCRIPTION,
                  epilog=examples("rlhub eval --base-url http://localhost:8000/v1 --model Qwen/Qwen2.5-0.5B-Instruct -n 200",
                                  "rlhub eval --base-url URL --model M --prompts runs/x/eval.jsonl --report report.html"))
-    p.add_argument("--base-url", required=True, help="the endpoint, e.g. http://localhost:8000/v1")
-    p.add_argument("--model", required=True, help="the model name the endpoint serves")
+    p.add_argument("--base-url", help="the endpoint, e.g. http://localhost:8000/v1 (required unless --compare)")
+    p.add_argument("--model", help="the model name the endpoint serves (required unless --compare)")
     p.add_argument("--api-key", help="default: $OPENAI_API_KEY, else 'EMPTY'")
-    p.add_argument("-n", "--n", type=int, default=100, help="tasks to evaluate (with --prompts: at most this many, 0 = all)")
+    p.add_argument("-n", "--n", type=int, default=100,
+                   help="tasks to evaluate, spread evenly over the selected environments, domain by domain "
+                        "(with --prompts: at most this many, 0 = all)")
+    p.add_argument("--per-env", type=int, default=0, metavar="K", help="K tasks of every selected environment (instead of -n)")
+    p.add_argument("--tag", help="only environments with this tag (examples, tagged 'example', are left out unless "
+                                 "selected or tagged)")
+    p.add_argument("--attempts", type=int, default=1, metavar="A",
+                   help="attempts per task (with --temperature > 0): pass@k is reported for k up to A")
+    p.add_argument("--compare", nargs=2, metavar=("A.jsonl", "B.jsonl"),
+                   help="compare two trajectory files instead: B - A per environment with 95%% intervals")
     p.add_argument("--seed", type=int, default=0, help="sampling seed")
     add_select(p)
     p.add_argument("--prompts", metavar="FILE.jsonl", help="evaluate these labels (e.g. a run's eval.jsonl) instead of sampling")
