@@ -23,6 +23,7 @@ from hub.tools.episode import TOOL_INSTRUCTIONS, ToolEpisode
 from rlhub_mesh.extract import extract_script
 
 from .env import CadEnvironment
+from .fmt import fence
 from .kinds import RULES
 from .plugin import TOOL_KINDS  # noqa: F401  (the kinds with a tool version)
 
@@ -72,6 +73,12 @@ def measurements(built: dict) -> dict[str, Any]:
     return out
 
 
+def as_reply(script: str) -> str:
+    """A tool's script argument as the text twin's reply with it: fenced, unless the model fenced
+    it itself (the twin reads the last python block, else a bare script it recognises as code)."""
+    return script if "```" in script or not script.strip() else fence(script)
+
+
 class CadToolEpisode(ToolEpisode):
     """One CAD task through `build` and `submit` (hidden: the task, the verifier, the sandbox)."""
 
@@ -101,7 +108,7 @@ class CadToolEpisode(ToolEpisode):
             raise ToolError(f"build: this task allows {MAX_BUILDS} builds and they are used up; submit a script")
         self.builds += 1
         self.last_script = script
-        part = self.verifier.candidate(self.task, script, self.ctx)  # the sandbox; VerifierError: infra (no verdict)
+        part = self.verifier.candidate(self.task, as_reply(script), self.ctx)  # the sandbox; VerifierError: infra (no verdict)
         if isinstance(part, Verdict):  # the build's gate: the script's own error, said back to the model
             d = part.details
             return (f"build failed ({d.get('stage', 'error')}): {d.get('reason', '')}\n"
@@ -115,7 +122,7 @@ class CadToolEpisode(ToolEpisode):
     def _drawing(self, script: str) -> bytes | None:
         from .render import draw_candidate
 
-        return draw_candidate(extract_script(script), self.ctx)  # drawn in the sandbox, checked to be a PNG
+        return draw_candidate(extract_script(as_reply(script)), self.ctx)  # drawn in the sandbox, checked to be a PNG
 
     @tool
     def submit(self, script: str = "") -> str:
@@ -130,14 +137,14 @@ class CadToolEpisode(ToolEpisode):
             chosen, source = self.last_script, "the last script built"
         else:
             chosen, source = "", "nothing (no script was built or submitted)"
-        verdict = self.grade(chosen)
+        verdict = self.grade(as_reply(chosen))
         verdict.details["graded"] = source
         self.conclude(verdict, note=f"submitted: {source}")
         return f"submitted {source}; the task is over"
 
     def last_turn(self) -> Verdict:
         """The turns ran out without a submission: the last script built is graded, as it stands."""
-        verdict = self.grade(self.last_script or "")
+        verdict = self.grade(as_reply(self.last_script or ""))
         verdict.details["graded"] = "the last script built (no submission)" if self.last_script else "nothing"
         return verdict
 
