@@ -61,6 +61,7 @@ def check_action(episode: Episode, action: Any) -> Any:
     """The action as the episode's `step` takes it: text for any episode; for a tool episode also an
     OpenAI assistant message or a list of `tool_calls` entries (objects). Anything else: BadAction."""
     from ..tools.episode import ToolEpisode
+    from ..tools.schema import ToolCall
 
     if isinstance(action, str):
         return action
@@ -73,7 +74,7 @@ def check_action(episode: Episode, action: Any) -> Any:
         if not isinstance(action.get("content") or "", str):
             raise BadAction("`content` must be a string")
         return action
-    if isinstance(action, list) and all(isinstance(c, dict) for c in action):
+    if isinstance(action, list) and all(isinstance(c, (dict, ToolCall)) for c in action):
         return action
     raise BadAction("`action` is text, an OpenAI assistant message ({\"content\", \"tool_calls\"}) "
                     "or a list of tool_calls entries")
