@@ -135,6 +135,7 @@ class EpisodeHost:
         self._reserved = 0  # slots taken by opens still building their episode
         self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.counts: Counter[str] = Counter()
+        self._count_lock = threading.Lock()  # counts change in many threads, some holding _lock
 
     # -- life cycle ----------------------------------------------------------------------------
     @property
@@ -160,7 +161,6 @@ class EpisodeHost:
         self.catalog.get(label.env)  # an unknown environment is refused before a slot is taken
         with self._lock:
             if len(self._open) + self._reserved >= self.cap:
-                self.counts["refused_full"] += 1
                 self._count("refused_full")
                 raise EpisodeFull(f"{self.cap} episodes are open (the cap): close some, or retry later")
             self._reserved += 1
@@ -187,7 +187,6 @@ class EpisodeHost:
         with self._lock:
             self._reserved -= 1
             self._open[hosted.id] = hosted
-            self.counts["opened"] += 1
         self._count("opened")
         self._gauge()
         return hosted
@@ -269,7 +268,6 @@ class EpisodeHost:
         try:
             hosted.episode.close()  # thread-safe for sandboxed episodes: kills a step still running
         finally:
-            self.counts[why] += 1
             self._count(why)
             self._gauge()
             for callback in hosted.on_close:
@@ -296,17 +294,22 @@ class EpisodeHost:
         with self._lock:
             fronts = Counter(h.front for h in self._open.values())
             return {"open": len(self._open), "building": self._reserved, "cap": self.cap,
-                    "idle_ttl_s": self.idle_ttl_s, "by_front": dict(fronts), "counts": dict(self.counts)}
+                    "idle_ttl_s": self.idle_ttl_s, "by_front": dict(fronts), "counts": self._counts()}
 
     # -- metrics -------------------------------------------------------------------------------
+    def _counts(self) -> dict[str, int]:
+        with self._count_lock:
+            return dict(self.counts)
+
     def _count(self, event: str, n: int = 1) -> None:
+        with self._count_lock:
+            self.counts[event] += n
         if self.metrics is not None:
             self.metrics.episode_events.labels(event).inc(n)
 
     def _count_tool_errors(self, step: Step) -> None:
         errors = sum(r.is_error for r in step.tool_results)
         if errors:
-            self.counts["tool_errors"] += errors
             self._count("tool_errors", errors)
 
     def _gauge(self) -> None:
