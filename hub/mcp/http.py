@@ -9,7 +9,9 @@ client deletes it, when it is idle past the TTL (also a client that vanished mid
 shutdown. At the cap a new session gets 503 and nothing is opened; an opening request that fails
 (not `initialize`, a bad Host header) leaves nothing behind either.
 
-The SDK's transport (`StreamableHTTPServerTransport`) and server loop speak the protocol; this
+Responses are JSON, not SSE streams (the SDK's `json_response` mode, which its clients read: no
+server-to-client messages ride a call, and a call costs a fraction of a stream; see
+scripts/bench_tool_steps.py). The SDK's transport (`StreamableHTTPServerTransport`) and server loop speak the protocol; this
 module only keeps the sessions, as the SDK's session manager does, but with a server per episode
 (tools differ per episode). The service is aiohttp, the transport ASGI: `asgi_call` bridges one
 request. Only the handshake era of the protocol is served (a session is the episode): a request of
@@ -69,7 +71,6 @@ async def asgi_call(app: Any, request: web.Request, body: bytes, seen: dict[str,
     body_sent = False
     finished = asyncio.Event()
     response: web.StreamResponse | None = None
-    status: int | None = None
 
     async def receive() -> dict[str, Any]:
         nonlocal body_sent
@@ -80,10 +81,10 @@ async def asgi_call(app: Any, request: web.Request, body: bytes, seen: dict[str,
         return {"type": "http.disconnect"}
 
     async def send(message: dict[str, Any]) -> None:
-        nonlocal response, status
+        nonlocal response
         if message["type"] == "http.response.start":
-            status = seen["status"] = message["status"]
-            response = web.StreamResponse(status=status)
+            seen["status"] = message["status"]
+            response = web.StreamResponse(status=message["status"])
             for k, v in message.get("headers", []):
                 response.headers.add(k.decode("latin-1"), v.decode("latin-1"))
         elif message["type"] == "http.response.body" and response is not None and not finished.is_set():
@@ -222,7 +223,7 @@ class MCPSessions:
         tools = EpisodeTools(label=label.to_json(), prompt=hosted.observation, schemas=hosted.tools,
                              step=lambda calls: self.host.step(sid, calls))
         server = episode_server(tools)
-        transport = StreamableHTTPServerTransport(mcp_session_id=sid, is_json_response_enabled=False,
+        transport = StreamableHTTPServerTransport(mcp_session_id=sid, is_json_response_enabled=True,
                                                   event_store=None, security_settings=self.security)
         self._sessions[sid] = transport
         hosted.on_close.append(lambda: self._end_from_host(sid))

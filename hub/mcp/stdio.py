@@ -40,7 +40,10 @@ def serve_stdio(catalog: Any, label: Any, verdict_file: str | None = None) -> di
     def on_end(summary: dict[str, Any] | None) -> None:
         ended["verdict"] = summary
         if verdict_file:
-            Path(verdict_file).write_text(json.dumps(summary) + "\n")
+            try:
+                Path(verdict_file).write_text(json.dumps(summary) + "\n")
+            except OSError as exc:  # the client still gets its verdict; the operator reads stderr
+                print(f"rlhub: warning: --verdict-file {verdict_file}: {exc}", file=sys.stderr, flush=True)
 
     tools = EpisodeTools(label=label.to_json(), prompt=prompt, schemas=episode.tool_schemas(),
                          step=episode.step, on_end=on_end)

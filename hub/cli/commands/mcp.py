@@ -25,8 +25,10 @@ examples:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from ...core.errors import EXIT_FAILED, EXIT_NO_VERDICT, EXIT_OK
     from ...mcp.stdio import serve_stdio
-    from ..common import catalog
+    from ..common import catalog, output_path
 
+    if args.verdict_file is not None:
+        output_path(args.verdict_file, "--verdict-file", "verdict.json")  # refused before serving, not after
     cat = catalog(args)
     label = cat.get(args.env_id).label(args.seed)
     cat.task(label)  # a seed out of range is refused before serving
