@@ -5,6 +5,8 @@
     GET  /health                    200 {"status": "ok", ...}; 503 while draining
     GET  /metrics                   Prometheus text format
     GET  /queue                     queue state, request accounting, learned duration estimates
+    /episodes ...                   the HTTP episode API (hub/serve/episode_api.py)
+    /mcp/{env id}/{seed}            streamable-HTTP MCP, one session per episode (hub/mcp/http.py)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import logging
 
 from aiohttp import web
 
-from . import logs
+from . import episode_api, logs
 from .protocol import BadRequest, parse_body
 from .scheduler import BatchTooLarge, QueueFull
 from .service import RewardService
@@ -73,6 +75,19 @@ async def queue(request: web.Request) -> web.Response:
     return web.json_response(request.app[SERVICE].state())
 
 
+async def mcp(request: web.Request) -> web.StreamResponse:
+    """Streamable-HTTP MCP, one session per episode (hub/mcp/http.py; the SDK is imported on first use)."""
+    service = request.app[SERVICE]
+    if service.mcp is None:
+        from ..mcp.http import MCPSessions, security_for
+
+        service.mcp = MCPSessions(service.episodes, security=security_for(service.config.host))
+    if service.draining:
+        return _error(503, "service is shutting down; retry against another replica", logs.request_id_from(request.headers),
+                      **{"Retry-After": "5"})
+    return await service.mcp.handle(request)
+
+
 def build_app(service: RewardService) -> web.Application:
     app = web.Application(client_max_size=int(service.config.max_body_mb * 2**20))
     app[SERVICE] = service
@@ -81,6 +96,10 @@ def build_app(service: RewardService) -> web.Application:
     app.router.add_get("/health", health)
     app.router.add_get("/metrics", metrics)
     app.router.add_get("/queue", queue)
+    episode_api.add_routes(app, service)
+    mcp_path = "/mcp/{env:[A-Za-z0-9_.\\-]+/[A-Za-z0-9_.\\-]+}/{seed:\\d{1,18}}"
+    for method in ("POST", "GET", "DELETE"):
+        app.router.add_route(method, mcp_path, mcp)
 
     async def on_startup(app: web.Application) -> None:
         await service.start()

@@ -36,6 +36,11 @@ class ServeConfig(BaseModel):
     estimates_file: str | None = Field(None, description="JSON file the duration estimates are loaded from and saved to")
     max_body_mb: float = Field(64.0, gt=0)
 
+    # episodes (the HTTP episode API and streamable-HTTP MCP share these)
+    episode_cap: int = Field(256, ge=1, description="episodes open at once at most; beyond it opening one gets 503")
+    episode_ttl_s: float = Field(600.0, gt=0, description="an episode with no request for this long is closed (its sandbox freed)")
+    episode_threads: int = Field(32, ge=1, le=1024, description="episode steps run at once (each in a thread: they block on sandboxes)")
+
     # scale-out
     backend: Literal["local", "ray"] = "local"
     ray_address: str | None = Field(None, description="Ray cluster to join (None: start a local one)")

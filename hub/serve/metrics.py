@@ -48,5 +48,11 @@ class ServeMetrics:
         self.request_seconds = Histogram("rlhub_serve_request_seconds", "Time from accepting a request to answering it",
                                          buckets=_LATENCY_BUCKETS, registry=r)
 
+        self.episodes_open = Gauge("rlhub_serve_episodes_open", "Episodes open (HTTP episode API and MCP sessions)",
+                                   registry=r)
+        self.episode_events = Counter("rlhub_serve_episode_events", "Episode events (opened, steps, finished, "
+                                      "closed, expired, refused_full, busy, replays, env_failed, tool_errors, "
+                                      "errors)", ["event"], registry=r)
+
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..core.errors import UserError
 from ..rewards import FLAGS, cut, parse_label
 from . import logs
 from .config import ServeConfig
+from .episodes import EpisodeHost
 from .estimates import DurationEstimates
 from .metrics import UNKNOWN, ServeMetrics
 from .protocol import RewardBatch, response_body
@@ -43,6 +45,12 @@ class RewardService:
         self._workers: list[asyncio.Task] = []
         self._idle = asyncio.Event()
         self._backend_calls: set[asyncio.Future] = set()  # including those abandoned at a deadline
+        # episodes: the HTTP episode API and streamable-HTTP MCP (one session per episode)
+        self.episodes = EpisodeHost(self.catalog, cap=config.episode_cap, idle_ttl_s=config.episode_ttl_s,
+                                    metrics=self.metrics)
+        self.episode_pool = ThreadPoolExecutor(config.episode_threads, thread_name_prefix="rlhub-episode")
+        self.mcp: Any = None  # hub.mcp.http.MCPSessions, made by the app on the first /mcp request
+        self._reaper: asyncio.Task | None = None
 
     def _make_backend(self) -> Any:
         if self.config.backend == "ray":
@@ -58,6 +66,7 @@ class RewardService:
         await self.backend.start()
         self._workers = [asyncio.create_task(self._worker(i), name=f"rlhub-worker-{i}")
                          for i in range(self.config.workers)]
+        self._reaper = asyncio.create_task(self._reap_episodes(), name="rlhub-episode-reaper")
         logs.event("service.started", backend=self.backend.state(), workers=self.config.workers,
                    queue_limit=self.config.queue_limit, deadline_s=self.config.deadline_s,
                    environments=len(self.catalog.envs), registry=getattr(self.catalog.registry, "name", None))
@@ -74,6 +83,14 @@ class RewardService:
         for task in self._workers:
             task.cancel()
         await asyncio.gather(*self._workers, return_exceptions=True)
+        if self._reaper is not None:
+            self._reaper.cancel()
+            await asyncio.gather(self._reaper, return_exceptions=True)
+        if self.mcp is not None:
+            await self.mcp.stop()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self.episode_pool, self.episodes.close_all)
+        self.episode_pool.shutdown(wait=False, cancel_futures=True)
         for call in list(self._backend_calls):
             call.cancel()
         await self.backend.close()
@@ -249,6 +266,20 @@ class RewardService:
             self.metrics.verify_seconds.labels(item.env, item.verifier).observe(outcome.verify_s)
             self.metrics.estimate.labels(item.env).set(self.estimates.estimate(item.env, item.verifier))
 
+    async def _reap_episodes(self) -> None:
+        """Close the episodes idle past the TTL (their sandboxes with them), a few times per TTL."""
+        loop = asyncio.get_running_loop()
+        period = min(5.0, max(0.02, self.config.episode_ttl_s / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                expired = await loop.run_in_executor(self.episode_pool, self.episodes.reap)
+            except Exception as exc:  # noqa: BLE001 - the reaper must outlive one bad close
+                logs.event("episodes.reap_failed", logging.ERROR, error=repr(exc))
+                continue
+            if expired:
+                logs.event("episodes.expired", episodes=len(expired), ttl_s=self.config.episode_ttl_s)
+
     def _gauges(self) -> None:
         self.metrics.queue_depth.set(self.scheduler.queued)
         self.metrics.running.set(self.scheduler.running)
@@ -259,5 +290,5 @@ class RewardService:
         return {"status": "draining" if self.draining else "ok", "backend": self.backend.state(),
                 "queue": self.scheduler.state(),
                 "requests": {**c, "lost": c["accepted"] - c["answered"] - c["disconnected"] - c["in_flight"]},
-                "estimates": self.estimates.snapshot()}
+                "estimates": self.estimates.snapshot(), "episodes": self.episodes.state()}
 

@@ -10,6 +10,10 @@ verifier spends a configured time, then checks the answer exactly. How it spends
   With `pid_dir` set, each child's pid is written there while it runs (for fault injection).
 - `sandbox`: `sleep S` runs in the real bubblewrap sandbox of the environment's profile; a
   sandbox infra error is reported as `VerifierError`.
+
+`synthetic/flaky-guess-tools-v1` is arith/guess-tools-v1 whose tool fails as a dead sandbox
+worker would (an OSError, not a ToolError) while `FLAKY_FAULTS["left"]` > 0: the service's
+journal replay is tested with it.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from pydantic import Field
 
 from ..core.env import Environment
 from ..core.errors import VerifierError
+from ..plugins.builtin.arith import GuessToolEpisode, GuessTools
 from ..plugins.hookspecs import hookimpl
+from ..tools import tool
 from ..core.task import Task
 from ..core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext
 
@@ -95,8 +101,32 @@ class TimedVerifier(Verifier):
         return Verdict(float(same), same, components={"exact": float(same)}, details={"pid": os.getpid()})
 
 
+FLAKY_FAULTS = {"left": 0}  # tool calls still to fail (tests set it; the service runs in their process)
+
+
+class FlakyGuessEpisode(GuessToolEpisode):
+    @tool
+    def guess(self, number: int) -> str:
+        """Guess the number.
+
+        Args:
+            number: your guess, a whole number.
+        """
+        if FLAKY_FAULTS["left"] > 0:
+            FLAKY_FAULTS["left"] -= 1
+            raise OSError("the sandbox worker died")
+        return GuessToolEpisode.guess(self, number)
+
+
+class FlakyGuessTools(GuessTools):
+    def episode(self, task, verifier, ctx):
+        return FlakyGuessEpisode(task, verifier, ctx, max_turns=self.max_turns)
+
+
 @hookimpl
 def rlhub_register_envs(register):
+    register("synthetic/flaky-guess-tools-v1", FlakyGuessTools, verifier="exact_match", max_turns=8,
+             tags=("synthetic", "tools"), description="guess-tools whose tool fails like a dead worker while told to")
     for name, seconds in DURATIONS.items():
         register(f"synthetic/{name}-v1", Echo, verifier="synthetic_timed", verifier_config={"seconds": seconds},
                  tags=("synthetic",), description=f"echo a number; verification takes {seconds}s")

@@ -13,7 +13,9 @@ Serve rewards over HTTP with OpenRLHF's remote reward protocol:
 Every request is answered within --deadline (a sample that overruns gets 0, rlhub/timeout=1 and
 rlhub/substituted=1, like every sample without a verdict: mask those out in the trainer). A full queue answers 503 with Retry-After. A query that does not contain its
 prompt is graded on what follows the last assistant turn marker and flagged rlhub/prompt_mismatch.
-Also: GET /health, /metrics (Prometheus), /queue. Logs are JSON lines on stderr, each with the
+Also: GET /health, /metrics (Prometheus), /queue; episodes over HTTP (POST /episodes, POST
+/episodes/ID/step, GET|DELETE /episodes/ID) and streamable-HTTP MCP at /mcp/ENV_ID/SEED (one
+session per episode), with one cap on open episodes (503 beyond it) and one idle TTL. Logs are JSON lines on stderr, each with the
 request id. Defaults below are those of ServeConfig (a --config file overrides them, flags override both)."""
 
 EXAMPLES = """\
@@ -37,7 +39,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServeConfig.build(
         args.config, host=args.host, port=args.port, registry=args.registry, plugins=args.plugin or None,
         workers=args.workers, queue_limit=args.queue_limit, deadline_s=args.deadline,
-        backend=args.backend, ray_address=args.ray_address, estimates_file=args.estimates_file, log_level=args.log_level)
+        backend=args.backend, ray_address=args.ray_address, estimates_file=args.estimates_file, log_level=args.log_level,
+        episode_cap=args.episode_cap, episode_ttl_s=args.episode_ttl)
     logs.setup(config.log_level)
     serve_forever(config)
     return 0
@@ -59,5 +62,7 @@ def rlhub_register_commands(subparsers):
     p.add_argument("--backend", choices=["local", "ray"], help="where verification runs (default local)")
     p.add_argument("--ray-address", help="Ray cluster to join, e.g. 'auto' (default: start a local one)")
     p.add_argument("--estimates-file", metavar="FILE.json", help="keep learned duration estimates here across restarts")
+    p.add_argument("--episode-cap", type=int, help="episodes (HTTP and MCP) open at once at most (default 256)")
+    p.add_argument("--episode-ttl", type=float, help="close an episode idle this many seconds (default 600)")
     p.add_argument("--plugin", action="append", metavar="MODULE", help="also load this plugin module (repeatable)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="(default info)")
