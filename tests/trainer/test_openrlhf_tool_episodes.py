@@ -133,3 +133,71 @@ def test_text_episodes_report_the_same_log_keys(monkeypatch, turn_format, tokeni
     out = asyncio.run(load_agent_executor().execute("prompt", label, sampling_params(), 512, tokenizer, engine))
     assert set(out["extra_logs"]) == set(LOG_KEYS) and out["extra_logs"]["rlhub/tool_calls"] == 0.0
     assert out["reward"] == 1.0
+
+
+def dry_run_tools(tmp_path, capsys, model: str) -> dict:
+    import yaml
+
+    from hub.cli import main
+
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump({"name": "tools", "model": model, "registry": str(REPO / "registry.yaml"),
+                                    "output_dir": str(tmp_path / "runs"),
+                                    "mixture": {"select": "arith/guess-tools-v1", "train_prompts": 8, "eval_prompts": 2}}))
+    rc = main(["train", str(path), "--dry-run", "--json"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    return json.loads(out.out)
+
+
+def openrlhf_prompts(argv: list[str], tok):
+    """The prompts as OpenRLHF 0.11's own PromptDataset builds them under the run's --data.* flags."""
+    from openrlhf.datasets.prompts_dataset import PromptDataset
+    from openrlhf.datasets.utils import blending_datasets
+
+    key = argv[argv.index("--data.input_key") + 1]
+    data = SimpleNamespace(input_key=key, label_key="label", apply_chat_template="--data.apply_chat_template" in argv,
+                           image_key="images")
+    strategy = SimpleNamespace(args=SimpleNamespace(data=data), print=lambda *a, **k: None, is_rank_0=lambda: True)
+    path = argv[argv.index("--data.prompt_dataset") + 1]
+    return PromptDataset(blending_datasets(path, None, strategy), tok, strategy)
+
+
+@pytest.mark.parametrize("local_tokenizer", [True, False])
+def test_rlhub_train_prompts_carry_the_tools(tmp_path, capsys, monkeypatch, local_tokenizer):
+    """`rlhub train --dry-run` on guess-tools: the prompts OpenRLHF builds are the model's template
+    rendered with tools= (the tokenizer is here: a `prompt` column), or the same text from a
+    system turn (it is not); the agent file pins the tool format and plays the reference."""
+    tok = hermes_tokenizer()
+    model = str(tmp_path / "model") if local_tokenizer else "some/model"
+    if local_tokenizer:
+        tok.save_pretrained(model)
+    summary = dry_run_tools(tmp_path, capsys, model)
+    argv = summary["argv"]
+    assert summary["mode"] == "agent" and summary["env"]["RLHUB_TOOL_FORMAT"] == "hermes"
+    assert ("--data.apply_chat_template" not in argv) == local_tokenizer
+    assert argv[argv.index("--data.input_key") + 1] == ("prompt" if local_tokenizer else "input")
+    assert any("tokenizer is not here" in w for w in summary["warnings"]) != local_tokenizer
+    ds = openrlhf_prompts(argv, tok)
+    cat = Catalog.load(REPO / "registry.yaml")
+    for prompt, label in zip(ds.prompts, ds.labels):
+        task = cat.task(label)
+        expected = tok.apply_chat_template([{"role": "user", "content": task.prompt}], tools=cat.tools(label),
+                                           tokenize=False, add_generation_prompt=True)
+        assert prompt == expected and '"name": "guess"' in prompt
+
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("run_agent", summary["files"]["agent_func"])
+    module = importlib.util.module_from_spec(spec)
+    for key in summary["env"]:  # the file's own pins apply (setdefault); monkeypatch restores them after
+        monkeypatch.setenv(key, "")
+        monkeypatch.delenv(key)
+    spec.loader.exec_module(module)
+    assert os.environ["RLHUB_TOOL_FORMAT"] == "hermes"
+    label = ds.labels[0]
+    reference = odd_ids(tok, call("guess", number=int(cat.task(label).hidden["answer"])))
+    out = asyncio.run(module.AgentExecutor().execute(ds.prompts[0], label, sampling_params(), 4096, tok,
+                                                     TokenEngine(tok, [reference])))
+    assert out["reward"] == 1.0 and out["extra_logs"]["rlhub/tool_calls"] == 1.0
