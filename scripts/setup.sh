@@ -25,3 +25,8 @@ done
 # OpenRLHF's own agent/reward classes on a CPU: it pins flash-attn and cannot be fully installed
 # without CUDA, so it goes in without its dependencies (`openrlhf.utils.agent` needs only aiohttp).
 "$PY" -m pip install -q --disable-pip-version-check --no-deps openrlhf==0.11.2
+# verl's agent-loop and tool classes on a CPU, the same way (its pins want CUDA-era vLLM/transformers);
+# these are the light modules verl.experimental.agent_loop imports. TRL's GRPOTrainer installs whole.
+"$PY" -m pip install -q --disable-pip-version-check --no-deps verl==0.9.1
+"$PY" -m pip install -q --disable-pip-version-check tensordict==0.10.0 hydra-core==1.3.8 codetiming==1.4.0 \
+  cachetools==8.0.2 trl==1.16.0

@@ -66,18 +66,25 @@ def messages(task: Task) -> tuple[list[dict[str, str]], list[bytes]]:
     return out, images
 
 
-def _features():
+def _features(text_prompt: bool = False):
     from datasets import Features, Sequence, Value
 
-    return Features({"input": [{"role": Value("string"), "content": Value("string")}],
-                     "images": Sequence(Value("string")), "label": Value("string"), "datasource": Value("string")})
+    columns = {"input": [{"role": Value("string"), "content": Value("string")}],
+               "images": Sequence(Value("string")), "label": Value("string"), "datasource": Value("string")}
+    if text_prompt:
+        columns["prompt"] = Value("string")
+    return Features(columns)
 
 
 def write(catalog, splits: dict[str, list[str]], out_dir: Path, fmt: str = "jsonl",
-          image_ref: Callable[[Path], str] = str) -> dict[str, dict[str, Any]]:
+          image_ref: Callable[[Path], str] = str,
+          row_hook: Callable[[dict[str, Any], Task], dict[str, Any]] | None = None,
+          text_prompt: bool = False) -> dict[str, dict[str, Any]]:
     """Write each split's prompts to `out_dir/<split>.<fmt>` and their images to
     `out_dir/images/<sha256>.png` (named in the rows by `image_ref(path)`). Returns, by split,
-    the path, the number of prompts and how many of them carry images."""
+    the path, the number of prompts and how many of them carry images. `row_hook(row, task)`
+    may rewrite a row (a trainer's prompt rendering); with `text_prompt` it also sets `prompt`,
+    the prompt as text in the model's chat template."""
     if fmt not in FORMATS:
         raise UserError(f"dataset format {fmt!r}: expected one of {', '.join(FORMATS)}")
     import datasets
@@ -101,10 +108,11 @@ def write(catalog, splits: dict[str, list[str]], out_dir: Path, fmt: str = "json
                     images_dir.mkdir(exist_ok=True)
                     path.write_bytes(png)
                 refs.append(image_ref(path))
-            rows.append({"input": chat, "images": refs, "label": label, "datasource": task.env_id})
+            row = {"input": chat, "images": refs, "label": label, "datasource": task.env_id}
+            rows.append(row_hook(row, task) if row_hook else row)
             bar.update()
         path = out_dir / f"{name}.{fmt}"
-        ds = datasets.Dataset.from_list(rows, features=_features())
+        ds = datasets.Dataset.from_list(rows, features=_features(text_prompt))
         if fmt == "jsonl":
             ds.to_json(str(path), lines=True, force_ascii=False)
         else:

@@ -5,7 +5,9 @@ TRL: `GRPOTrainer(reward_funcs=[hub.trainer_adapters.trl_reward], ...)` with a d
 arguments and completions as text or as chat messages.
 verl: `custom_reward_function.path=trainer/verl_compute_score.py` (name `compute_score`), with
 the rlhub label as the sample's `ground_truth`.
-Both go through the reward file's `reward_func` (`hub.rewards.score_batch` with one catalog and one
+Tool episodes: verl's agent loop in hub.trainers.verl_agent (trainer/verl_agent_loop.yaml), TRL's
+`environment_factory` in hub.trainers.trl_env.
+Both reward functions go through the reward file's `reward_func` (`hub.rewards.score_batch` with one catalog and one
 thread pool per process): a number for every sample, in time, whatever happens.
 """
 

@@ -57,8 +57,15 @@ def test_mixed_text_chat_and_image_prompts_make_one_dataset_openrlhf_reads(tmp_p
     for i in with_images:
         pictures = load_images(train.images[i])  # OpenRLHF's own loader: real PNG files
         assert len(pictures) == len(train.images[i]) and all(p.size[0] >= 100 for p in pictures)
+    from hub.config.catalog import Catalog
+    from hub.trainers.openrlhf.launch import offers_tools
+
+    catalog = Catalog.load(REPO / "registry.yaml")
     for i, prompt in enumerate(train.prompts):
-        assert prompt.startswith("<|im_start|>user\n") and prompt.endswith("<|im_start|>assistant\n")
+        # a tool environment's prompt carries its tools in a system turn (no tokenizer of the model here)
+        tools = offers_tools(catalog.get(train.datasources[i]).env)
+        assert prompt.startswith("<|im_start|>system\n" if tools else "<|im_start|>user\n"), train.datasources[i]
+        assert prompt.endswith("<|im_start|>assistant\n") and ("# Tools" in prompt) == tools
         assert json.loads(train.labels[i])["env"] == train.datasources[i]
     assert not set(train.labels) & set(held.labels)
 

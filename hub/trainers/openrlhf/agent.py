@@ -15,6 +15,10 @@ thread, under two bounds that keep samples from costing each other anything:
 A terminal episode also gets a turn budget (`TURN_SHARE` of the deadline): a turn whose own
 commands run longer is cut and told so, so a slow turn is the model's observation, not a timeout.
 Every outcome without a verdict earns the shared policy's substitute (0) and is flagged.
+
+A tool episode (hub.tools.ToolEpisode) reads the model's calls from its raw text in the run's
+tool-call format ($RLHUB_TOOL_FORMAT), and its results go back as `tool` messages in the chat
+template (hub.trainers.tool_play.tool_feedback); its tool counters are in every step's logs.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 from ...core.errors import UserError
 from ...rewards import PROMPT_MISMATCH, cut_response, log_key, sample_logs, score
 from .reward import catalog, env_float, policy
+from ..tool_play import TOOL_LOG_KEYS, is_tool_episode, prepare_episode, tool_feedback, tool_format_from_env, tool_logs
 from ..turn_format import TURN_FORMAT_ENV, TurnFormat
 
 STEP_TIMEOUT_ENV = "RLHUB_STEP_TIMEOUT_S"  # seconds one environment step may run
@@ -39,10 +44,10 @@ QUEUE_FACTOR = 4.0  # a call waits at most this many step deadlines for a slot
 TURN_SHARE = 0.5  # of the step deadline, what a turn's own commands may use (the rest: reading, grading)
 CLOSE_WAIT_S = 30.0  # closing kills the sandbox at once; this only bounds a wedged close
 
-# Every step reports the same keys (the reward file's flags, plus turns): OpenRLHF turns each into
-# a per-sample tensor and stacks them. prompt_mismatch stays 0 here: an agent's actions come
-# without their prompt.
-LOG_KEYS = (*sample_logs("ok", False), log_key("turns"))
+# Every step reports the same keys (the reward file's flags, turns, the tool counters): OpenRLHF
+# turns each into a per-sample tensor and stacks them. prompt_mismatch stays 0 here: an agent's
+# actions come without their prompt.
+LOG_KEYS = (*sample_logs("ok", False), log_key("turns"), *TOOL_LOG_KEYS)
 assert log_key(PROMPT_MISMATCH) in LOG_KEYS
 
 _lock = threading.Lock()
@@ -101,12 +106,15 @@ class RlhubAgent(AgentInstanceBase):
         self.problem: str | None = None  # the kind that ends the sample at its first step
         self.error: str | None = None
         self.format = TurnFormat.parse(os.environ.get(TURN_FORMAT_ENV) or "chatml")
+        self.tool_format = tool_format_from_env()
+        self.tool_logs = tool_logs(None)  # kept past the episode's close, for the last step's logs
         self.timeout = env_float(STEP_TIMEOUT_ENV, 120.0)
         self.policy = policy()
 
     async def reset(self, states: dict, **kwargs) -> dict:
         try:
-            self.episode = await _off_loop(catalog().episode, states["label"], timeout=self.timeout)
+            self.episode = prepare_episode(await _off_loop(catalog().episode, states["label"], timeout=self.timeout),
+                                           self.tool_format)
             if TURN_SHARE and hasattr(self.episode, "turn_budget_s"):
                 self.episode.turn_budget_s = self.timeout * TURN_SHARE
             await _off_loop(self.episode.reset, timeout=self.timeout)
@@ -130,8 +138,13 @@ class RlhubAgent(AgentInstanceBase):
             return await self._failed("timeout", states)
         except Exception:
             return await self._failed("no_verdict", states)
+        self.tool_logs = tool_logs(self.episode)
         if not result.done:
-            return self._result("ok", 0.0, False, self.format.feedback(action_text, result.observation), False, states)
+            if is_tool_episode(self.episode):
+                feedback = tool_feedback(self.format, action_text, result.tool_results, result.notes)
+            else:
+                feedback = self.format.feedback(action_text, result.observation)
+            return self._result("ok", 0.0, False, feedback, False, states)
         verdict = result.verdict
         if verdict is None or verdict.error:
             return await self._failed("no_verdict", states)
@@ -155,7 +168,7 @@ class RlhubAgent(AgentInstanceBase):
     def _result(self, kind: str, reward: float, passed: bool, feedback: str, done: bool, states: dict) -> dict:
         if done:
             self.close()
-        logs = {**sample_logs(kind, passed), log_key("turns"): float(self.turns)}
+        logs = {**sample_logs(kind, passed), log_key("turns"): float(self.turns), **self.tool_logs}
         # Intermediate steps earn 0, so OpenRLHF's sum over steps is the final verdict's reward; the
         # final step's score is what OpenRLHF's dynamic filtering reads (NaN: substituted).
         value = torch.tensor(reward, dtype=torch.float32)
@@ -185,4 +198,5 @@ class RlhubAgentExecutor(MultiTurnAgentExecutor):
     def __init__(self) -> None:
         catalog()
         TurnFormat.parse(os.environ.get(TURN_FORMAT_ENV) or "chatml")
+        tool_format_from_env()
         super().__init__(RlhubAgent)

@@ -67,6 +67,7 @@ class RunConfig(_Strict):
     rewards: Literal["auto", "file", "agent", "service"] = "auto"  # auto: agent iff a multi-turn env is selected
     reward_url: Optional[str] = None  # for rewards: service (an `rlhub serve` endpoint)
     turn_format: str = "auto"  # auto (from the model's tokenizer) | chatml | llama3 | plain | JSON
+    tool_format: str = "auto"  # how the model writes tool calls: auto (from its chat template) | hermes | ...
     output_dir: str = "runs"
     cluster: Optional[Cluster] = None
     openrlhf: dict[str, Any] = {}  # extra OpenRLHF flags, dotted names: {"ds.zero_stage": 3}
@@ -107,16 +108,25 @@ def file_text(kind: Literal["reward", "agent"], env: dict[str, str]) -> str:
     return f'"""Written by `rlhub train`: OpenRLHF {kind} file for this run."""\n\nimport os\n\n{pins}\n{body}'
 
 
-def turn_format_for(run: RunConfig, strict: bool) -> tuple[str, str | None]:
+def load_tokenizer(run: RunConfig) -> tuple[Any, str | None]:
+    """The model's tokenizer if it is on this machine (nothing is downloaded), else (None, why)."""
+    try:
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(run.model, local_files_only=True), None
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def turn_format_for(run: RunConfig, strict: bool, tok: Any = None, why: str | None = None) -> tuple[str, str | None]:
     """The turn format as JSON, and a warning when it had to be guessed."""
     from ..turn_format import TurnFormat
 
     if run.turn_format != "auto":
         return TurnFormat.parse(run.turn_format).to_json(), None
     try:
-        from transformers import AutoTokenizer
-
-        tok = AutoTokenizer.from_pretrained(run.model, local_files_only=True)
+        if tok is None:
+            raise UserError(why or "no tokenizer")
         return TurnFormat.from_tokenizer(tok).to_json(), None
     except Exception as exc:
         if strict:
@@ -125,10 +135,64 @@ def turn_format_for(run: RunConfig, strict: bool) -> tuple[str, str | None]:
         return TurnFormat.parse("chatml").to_json(), f"turn_format: auto: could not load {run.model!r}'s tokenizer; assumed chatml"
 
 
+def tool_format_for(run: RunConfig, strict: bool, tok: Any = None) -> tuple[str, str | None]:
+    """The tool-call format the agent reads the model's calls in, and a warning when guessed."""
+    from ...tools import formats
+    from ..tool_play import tool_format_of
+
+    if run.tool_format != "auto":
+        try:
+            return formats.check_format(run.tool_format), None
+        except ValueError as exc:
+            raise UserError(f"tool_format: {exc}") from None
+    found = tool_format_of(tok) if tok is not None else None
+    if found:
+        return found, None
+    if strict and tok is not None:
+        raise UserError(f"tool_format: auto: {run.model!r}'s chat template shows no tool-call format rlhub reads "
+                        f"({', '.join(formats.known_formats())}); set tool_format in the run file")
+    return formats.DEFAULT_FORMAT, (f"tool_format: auto: {'no tokenizer for' if tok is None else 'no tool-call format in'} "
+                                    f"{run.model!r}; assumed {formats.DEFAULT_FORMAT}")
+
+
+def offers_tools(env) -> bool:
+    """Whether an environment's episodes offer tools (it overrides `tools`), without building a task."""
+    from ...core.env import Environment
+
+    return type(env).tools is not Environment.tools
+
+
+def tool_prompts(catalog, tok: Any) -> tuple[Any, bool, str | None]:
+    """How prompts carry their tools (OpenRLHF's PromptDataset applies the chat template without
+    them). Every tool row's `input` gets them in a system turn, as a hermes (Qwen2.5) template
+    writes them; with the model's tokenizer here, every row also gets `prompt`, rendered by the
+    model's own template with `tools=`, which is what trains (--data.input_key prompt, no chat
+    template applied again) unless prompts carry images (OpenRLHF's processor renders those from
+    `input`). Returns (row hook, text prompts written?, warning)."""
+    from ..tool_play import tools_system_prompt
+
+    def hook(row: dict[str, Any], task) -> dict[str, Any]:
+        schemas = catalog.tools(row["label"], task)
+        if tok is not None:
+            row["prompt"] = tok.apply_chat_template(row["input"], tools=schemas or None, tokenize=False,
+                                                    add_generation_prompt=True)
+        if schemas:
+            chat = row["input"]
+            system = chat[0]["content"] if chat and chat[0]["role"] == "system" else ""
+            rest = chat[1:] if system else chat
+            row["input"] = [{"role": "system", "content": tools_system_prompt(schemas, system)}, *rest]
+        return row
+
+    warning = None if tok is not None else ("tool prompts: the model's tokenizer is not here, so the tools are written "
+                                            "into a system turn as a hermes (Qwen2.5) template renders them")
+    return hook, tok is not None, warning
+
+
 def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     """Write the run directory and build the command. Returns a summary with `argv`."""
     from ...config.catalog import Catalog
     from . import reward as openrlhf_reward  # not .agent: that imports torch, for nothing a launch needs
+    from ..tool_play import TOOL_FORMAT_ENV
     from ..turn_format import TURN_FORMAT_ENV
     from ...mixture import splits as promptsets
 
@@ -146,16 +210,26 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     ref = (lambda p: p.name) if remote else str
     env = {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)}
     warnings = []
-    if mode == "agent":
-        env[TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run)
-        warnings += [warn] if warn else []
-
     train, held = promptsets.split_labels(catalog, run.mixture.train_prompts, run.mixture.eval_prompts,
                                           run.mixture.seed, run.mixture.select)
+    with_tools = any(offers_tools(e.env) for e in selected)
+    tok, why = load_tokenizer(run) if mode == "agent" or with_tools else (None, None)
+    if mode == "agent":
+        env[TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run, tok=tok, why=why)
+        warnings += [warn] if warn else []
+    if with_tools:
+        env[TOOL_FORMAT_ENV], warn = tool_format_for(run, strict=not dry_run, tok=tok)
+        warnings += [warn] if warn else []
+    hook, text_prompts, warn = tool_prompts(catalog, tok) if with_tools else (None, False, None)
+    warnings += [warn] if warn else []
     written = promptsets.write(catalog, {"train": train, **({"eval": held} if held else {})}, out,
-                               run.mixture.format, image_ref=ref)
+                               run.mixture.format, image_ref=ref, row_hook=hook, text_prompt=text_prompts)
     paths = {name: w["path"] for name, w in written.items()}
     max_images = max(w["max_images"] for w in written.values())
+    if text_prompts and max_images:
+        text_prompts = False
+        warnings.append("tool prompts: the mixture has images, so OpenRLHF renders `input` (tools in a system turn "
+                        "as a hermes template writes them), not the `prompt` column")
     if max_images:
         with_images = sum(w["with_images"] for w in written.values())
         warnings.append(f"{with_images} prompts carry images (--data.max_images_per_prompt {max_images}): "
@@ -177,6 +251,8 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
         "--rollout.n_samples_per_prompt": algo.n_samples_per_prompt, "--rollout.temperature": algo.temperature,
         "--train.batch_size": algo.train_batch_size, "--train.num_episodes": algo.episodes,
         "--actor.adam.lr": algo.lr, **PRESETS[algo.preset],
+        # tool prompts rendered here by the model's own template, with their tools (see tool_prompts)
+        **({"--data.input_key": "prompt", "--data.apply_chat_template": False} if text_prompts else {}),
         "--algo.dynamic_filtering_enable": algo.dynamic_filtering,
         "--algo.dynamic_filtering_range": [0.0, 1.0] if algo.dynamic_filtering else None,
         "--ckpt.output_dir": ref(out / "model") if not remote else "model",
