@@ -448,7 +448,7 @@ def has_mutation_report(renv) -> bool:
 def is_tool_env(renv) -> bool:
     from ..core.env import Environment
 
-    return type(renv.env).tool_turns is not Environment.tool_turns
+    return getattr(type(renv.env), "tool_turns", Environment.tool_turns) is not Environment.tool_turns
 
 
 def has_twin(renv) -> bool:

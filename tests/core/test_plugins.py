@@ -98,8 +98,8 @@ def test_installed_plugins_are_on_by_default_in_any_folder(plugin_dir, tmp_path)
     plugins = {p["name"]: p for p in json.loads(run_rlhub("plugins", "--json", cwd=empty, pythonpath=plugin_dir).stdout)}
     offered = sum(p["environments"] for p in plugins.values() if p["registry"] and not p["error"])
     datasets = [i for i in rows if i.startswith("unittest/")]  # declared from data by rlhub-unittest's fragment
-    # every environment of every plugin that ships a fragment, the core's 5 examples, the datasets
-    assert len(rows) == offered + 5 + len(datasets) and len(datasets) == 6
+    # every environment of every plugin that ships a fragment, the core's 6 examples, the datasets
+    assert len(rows) == offered + 6 + len(datasets) and len(datasets) == 6
     assert rows["echo/upper-v1"]["tags"] == ["demo", "from-fragment"] and rows["echo/upper-v1"]["weight"] == 0.5
     assert plugins["rlhub_echo"]["registry"].endswith("rlhub_echo/registry.yaml")
     assert "rlhub: registry: the installed plugins' registries (rlhub (core), " in listed.stderr
