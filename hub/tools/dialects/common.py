@@ -55,17 +55,30 @@ def skip_space(text: str, pos: int) -> int:
 
 def read_json(text: str, pos: int) -> tuple[Any, int, str]:
     """(the JSON value starting at `pos` after blanks, where it ends, "") or (None, where reading
-    failed, what was wrong). Never raises: deep nesting and huge numbers are errors like others."""
+    failed, what was wrong). Never raises: deep nesting and huge numbers are errors like others.
+
+    Read through a window that doubles while the value may run past it: the decoder's error
+    counts the lines before its position, which on the whole text would be quadratic."""
     pos = skip_space(text, pos)
-    try:
-        value, end = _DECODER.raw_decode(text, pos)
-    except json.JSONDecodeError as exc:
-        return None, max(exc.pos, pos + 1), f"{exc.msg} at character {exc.pos - pos}"
-    except RecursionError:
-        return None, pos + 1, "nested too deeply"
-    except ValueError as exc:  # e.g. an integer of more digits than Python converts
-        return None, pos + 1, str(exc)[:100]
-    return value, end, ""
+    window = 4096
+    while True:
+        chunk = text[pos:pos + window]
+        whole = pos + window >= len(text)
+        try:
+            value, end = _DECODER.raw_decode(chunk)
+        except json.JSONDecodeError as exc:
+            if not whole and (exc.pos >= len(chunk) - 1 or exc.msg.startswith("Unterminated string")):
+                window *= 4
+                continue
+            return None, pos + max(exc.pos, 1), f"{exc.msg} at character {exc.pos}"
+        except RecursionError:
+            return None, pos + 1, "nested too deeply"
+        except ValueError as exc:  # e.g. an integer of more digits than Python converts
+            return None, pos + 1, str(exc)[:100]
+        if end == len(chunk) and not whole:  # a number may go on past the window
+            window *= 4
+            continue
+        return value, pos + end, ""
 
 
 def call_from_object(obj: Any, args_keys: tuple[str, ...] = ("arguments", "parameters")) -> tuple[ToolCall | None, str]:

@@ -97,14 +97,14 @@ def _block(text: str, scan: Scanner, pos: int, end: int, turn: ParsedTurn, types
             continue
         fend = scan.find(FUNC_END, gt)
         body_end = end if fend == -1 or fend > end else fend
-        args, p = {}, gt + 1
+        args, p, unreadable = {}, gt + 1, False
         while (q := scan.find(PARAM, p)) != -1 and q < body_end:
             qgt = scan.find(">", q + len(PARAM))
             pname = text[q + len(PARAM):qgt] if qgt != -1 and qgt < body_end else ""
             if not _NAME.fullmatch(pname):
-                turn.problems.append(f"{name}: a <parameter=...> without a readable name: "
+                turn.problems.append(f"{name}: a <parameter=...> without a readable name, so the call was not run: "
                                      f"{excerpt(text[q:min(body_end, q + 80)])}; {WRITE}")
-                p = q + len(PARAM)
+                p, unreadable = q + len(PARAM), True
                 continue
             vstart = qgt + 1
             vend, which = scan.first((PARAM_END, PARAM, FUNC_END), vstart)  # a missing </parameter> is forgiven
@@ -114,7 +114,8 @@ def _block(text: str, scan: Scanner, pos: int, end: int, turn: ParsedTurn, types
             raw = raw[:-1] if raw.endswith("\n") else raw
             args[pname] = _decode(raw, types.get(name, {}).get(pname))
             p = vend + (len(PARAM_END) if which == PARAM_END and vend < body_end else 0)
-        turn.calls.append(ToolCall(name=name, arguments=args))
+        if not unreadable:
+            turn.calls.append(ToolCall(name=name, arguments=args))
         pos = body_end + (len(FUNC_END) if body_end == fend else 0)
     if not found:
         turn.problems.append(f"a {OPEN} block holds no <function=TOOL>: {excerpt(text[pos:end].strip())}; {WRITE}")
