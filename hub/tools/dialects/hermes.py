@@ -49,6 +49,8 @@ def parse(text: str, schemas: Any = None) -> ParsedTurn:
         pos = block_end + (len(CLOSE) if stop == close and stop != -1 else 0)
     pieces.append(text[pos:])
     turn.text = "".join(pieces).strip()
+    if CLOSE in turn.text:  # a call whose opening tag is missing or misspelt
+        turn.problems.append(f"a {CLOSE} without its {OPEN}: the call before it was not read; {WRITE}")
     return turn
 
 

@@ -29,6 +29,9 @@ def parse(text: str, schemas: Any = None) -> ParsedTurn:
     first = scan.find(TOOL_CALLS, 0)
     if first == -1:
         turn.text = _strip_eos(text)
+        if re.search(r'\{\s*"name"\s*:', text) or "[ARGS]" in text:
+            turn.problems.append(f"the reply holds what looks like a call without {TOOL_CALLS} before it, which is "
+                                 f"not read; {WRITE}")
         return turn
     turn.text = text[:first].strip()
     pos = first

@@ -78,8 +78,8 @@ def parse(text: str, schemas: Any = None) -> ParsedTurn:
         pos = end if close == -1 else close + len(CLOSE)
     pieces.append(text[pos:])
     turn.text = "".join(pieces).strip()
-    if not turn.calls and not turn.problems and scan.find(FUNC, 0) != -1:
-        turn.problems.append(f"a <function=...> outside a {OPEN} block was not read; {WRITE}")
+    if FUNC in turn.text or CLOSE in turn.text:  # a call whose opening tag is missing or misspelt
+        turn.problems.append(f"a <function=...> or {CLOSE} outside a {OPEN} block: that call was not read; {WRITE}")
     return turn
 
 
@@ -97,6 +97,10 @@ def _block(text: str, scan: Scanner, pos: int, end: int, turn: ParsedTurn, types
             continue
         fend = scan.find(FUNC_END, gt)
         body_end = end if fend == -1 or fend > end else fend
+        if body_end == end and end == len(text) and not text.startswith(CLOSE, end):
+            # neither </function> nor </tool_call>: the reply was cut short, its last value perhaps too
+            turn.problems.append(f"the call to {name} is cut short (no {FUNC_END}), so it was not run; {WRITE}")
+            return
         args, p, unreadable = {}, gt + 1, False
         while (q := scan.find(PARAM, p)) != -1 and q < body_end:
             qgt = scan.find(">", q + len(PARAM))
