@@ -1,6 +1,6 @@
 """Tool-call parsers: throughput per format, and what becomes of malformed calls.
 
-    python scripts/bench_tool_formats.py [--turns 2000] [--runs 5] [--malformed 3000]
+    python benchmarks/bench_tool_formats.py [--turns 2000] [--runs 5] [--malformed 3000]
 
 Throughput: a corpus of turns (1-3 calls each, arguments of every JSON kind, unicode, quotes,
 newlines, markup-like strings), rendered in each format, parsed `--runs` times: calls/s is the
@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 from hub.tools import ToolCall, formats  # noqa: E402
 
