@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from hub.tools import ToolCall, formats  # noqa: E402
+from hub.tools import ToolCall, formats  # after the path: run from a checkout
 
 WORDS = ["ls -la", "print('hi')", 'say "yes"', "line one\nline two", "naïve café 😀", "</tool_call>", "a < b && c > d",
          "{\"nested\": [1, 2]}", "C:\\path\\to", "[TOOL_CALLS]", "<|call|>", "", "42", "true"]

@@ -36,7 +36,7 @@ def format_from_tokenizer(tokenizer: Any) -> str:
     advice = f"set `tool_format` in the run file (one of {', '.join(known_formats())})"
     try:
         text = tokenizer.apply_chat_template(PROBE_MESSAGES, tools=[PROBE_TOOL], tokenize=False)
-    except Exception as exc:  # noqa: BLE001 - a template's own raise_exception, a missing template
+    except Exception as exc:  # a template's own raise_exception, a missing template
         raise UserError(f"the tokenizer's chat template cannot render a tool call ({type(exc).__name__}: "
                         f"{str(exc)[:200]}); {advice}") from None
     if not isinstance(text, str):

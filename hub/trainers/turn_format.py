@@ -130,7 +130,7 @@ def _tool_turns(tokenizer, prompt: str) -> dict:
         full = tokenizer.apply_chat_template(calls + tools, tools=[PROBE_TOOL], tokenize=False, add_generation_prompt=True)
         user = tokenizer.apply_chat_template(calls[:1], tokenize=False)
         gen = tokenizer.apply_chat_template(calls[:1], tokenize=False, add_generation_prompt=True)[len(user):]
-    except Exception:  # noqa: BLE001 - a template without tools: results go back as user text
+    except Exception:  # a template without tools: results go back as user text
         return {}
     if not isinstance(full, str) or not full.startswith(head) or not gen:
         return {}

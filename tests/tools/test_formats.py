@@ -4,7 +4,6 @@ is a problem that says what to write, and 1 MB of hostile text parses in bounded
 
 from __future__ import annotations
 
-import json
 import re
 import time
 

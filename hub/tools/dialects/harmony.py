@@ -47,7 +47,7 @@ def parse(text: str, schemas: Any = None) -> ParsedTurn:
             pos = following if following != -1 and following < msg else msg
             continue
         header = text[head:msg]
-        role_part, _, channel_part = header.partition(CHANNEL)
+        channel_part = header.partition(CHANNEL)[2]
         channel = channel_part.split(None, 1)[0] if channel_part.split() else ""
         found = _RECIPIENT.search(header)
         recipient = found.group(1) if found else ""
