@@ -338,9 +338,10 @@ def check_tools_played(cat, renv, index: int) -> None:
     if not turns:
         raise CheckFailed(f"{label.to_json()}: a tool environment without tool_turns (its reference as tool calls)")
     fmts = formats.known_formats()
+    schemas = renv.env.tools(task)  # raw-text formats (qwen3_coder) type values by them, writing and reading
     for fmt in fmts:
         for turn in turns:
-            back = formats.parse(formats.render(turn, fmt), fmt).calls
+            back = formats.parse(formats.render(turn, fmt, schemas=schemas), fmt, schemas).calls
             if [(c.name, c.arguments) for c in back] != [(c.name, c.arguments) for c in turn]:
                 raise CheckFailed(f"{label.to_json()}: the reference's calls written in {fmt} read back as {back!r}")
     fmt = fmts[int(hashlib.sha256(f"{renv.id}:{index}".encode()).hexdigest(), 16) % len(fmts)]
@@ -350,14 +351,15 @@ def check_tools_played(cat, renv, index: int) -> None:
         episode.tool_format = fmt
         step = None
         if misuse:
-            first = episode.step(_misuse_turn(task, turns) if fmt == formats.DEFAULT_FORMAT else _misuse_in(fmt, task, turns))
+            first = episode.step(_misuse_turn(task, turns) if fmt == formats.DEFAULT_FORMAT
+                                 else _misuse_in(fmt, task, turns, schemas))
             if first.done:
                 raise CheckFailed(f"{label.to_json()}: a turn of wrong calls ended the episode: {first.observation[:300]}")
             bad = [r for r in first.tool_results if not r.is_error]
             if bad:
                 raise CheckFailed(f"{label.to_json()}: a wrong call was run: {bad[0].name}: {bad[0].content[:200]}")
         for turn in turns:
-            step = episode.step(formats.render(turn, fmt))
+            step = episode.step(formats.render(turn, fmt, schemas=schemas))
             if step.done:
                 break
     if step is None or not step.done or step.verdict is None:
@@ -371,12 +373,20 @@ def check_tools_played(cat, renv, index: int) -> None:
         raise CheckFailed(f"{label.to_json()}: the wrong calls were not counted in the verdict's details['tools']")
 
 
-def _misuse_in(fmt: str, task: Task, turns: list) -> str:
-    """The misuse turn in another format: the same wrong calls, written as `fmt` writes them."""
+def _misuse_in(fmt: str, task: Task, turns: list, schemas: list | None = None) -> str:
+    """The misuse turn in another format: the same wrong calls, written as `fmt` writes them (less
+    those it cannot write: qwen3_coder has no way to say a string parameter got a list)."""
     from ..tools import formats
 
     parsed = formats.parse(_misuse_turn(task, turns), formats.DEFAULT_FORMAT)
-    return formats.render(parsed.calls, fmt)
+    writable = []
+    for call in parsed.calls:
+        try:
+            formats.render([call], fmt, schemas=schemas)
+        except formats.ToolFormatError:
+            continue
+        writable.append(call)
+    return formats.render(writable, fmt, schemas=schemas)
 
 
 def check_same_grading_as_twin(cat, renv, index: int) -> None:

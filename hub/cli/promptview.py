@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import struct
 from pathlib import Path
 from typing import Any
@@ -95,3 +96,21 @@ def save_images(task: Task, folder: str | Path, stem: str) -> list[Path]:
         atomic_write(path, lambda fh, data=data: fh.write(data), mode="wb")
         paths.append(path)
     return paths
+
+
+def render_tools(tools: list[dict[str, Any]]) -> str:
+    """A prompt's tools for a terminal: each as `name(arg: type, arg?: type = default)` with its
+    description and each argument's (the schema itself is in --json)."""
+    lines = []
+    for entry in tools:
+        fn = entry.get("function", entry) if isinstance(entry, dict) else {}
+        params = fn.get("parameters") or {}
+        props, required = params.get("properties") or {}, set(params.get("required") or [])
+        args = []
+        for name, prop in props.items():
+            kind = prop.get("type") or "|".join(str(o.get("type", "?")) for o in prop.get("anyOf", [])) or "any"
+            default = f" = {json.dumps(prop['default'])}" if "default" in prop else ""
+            args.append(f"{name}{'' if name in required else '?'}: {kind}{default}")
+        lines.append(f"{fn.get('name', '?')}({', '.join(args)})" + (f": {fn['description']}" if fn.get("description") else ""))
+        lines += [f"    {name}: {prop['description']}" for name, prop in props.items() if prop.get("description")]
+    return "\n".join(lines)

@@ -1,6 +1,8 @@
 """One prompt record per label, the same in `rlhub sample`'s file and `rlhub train`'s datasets:
 OpenRLHF's prompt format (`--data.input_key input --data.label_key label`) plus the environment
-id as `datasource` (OpenRLHF reports evaluation metrics per data source). Answers never appear."""
+id as `datasource` (OpenRLHF reports evaluation metrics per data source), and `tools`: the OpenAI
+function schemas the prompt's episode offers, for the chat template (`apply_chat_template(input,
+tools=tools)`), [] for a text environment so that every row has the same keys. Answers never appear."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any, Iterable, Iterator
 
 def prompt_record(catalog, label: str) -> dict[str, Any]:
     task = catalog.task(label)
-    return {"input": task.prompt, "label": label, "datasource": task.env_id}
+    return {"input": task.prompt, "label": label, "datasource": task.env_id, "tools": catalog.tools(label, task)}
 
 
 def prompt_records(catalog, labels: Iterable[str]) -> Iterator[dict[str, Any]]:

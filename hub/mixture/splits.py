@@ -5,7 +5,8 @@ strings (OpenRLHF applies the model's chat template to them: `--data.apply_chat_
 image in a prompt is an `<image>` placeholder in the text, in order, and `images` lists the
 image files (`--data.image_key images`), empty for text prompts. So text prompts and
 vision-language prompts share one column type, in JSONL and Parquet alike. `label` and
-`datasource` are `records.prompt_record`'s. The evaluation split is held out: no label in it
+`datasource` are `records.prompt_record`'s, and so is `tools` (the OpenAI schemas, [] for a text
+environment): typed `List(Json())`, so tools whose schemas differ share the column. The evaluation split is held out: no label in it
 appears in the training split.
 """
 
@@ -67,10 +68,11 @@ def messages(task: Task) -> tuple[list[dict[str, str]], list[bytes]]:
 
 
 def _features(text_prompt: bool = False):
-    from datasets import Features, Sequence, Value
+    from datasets import Features, Json, List, Sequence, Value
 
     columns = {"input": [{"role": Value("string"), "content": Value("string")}],
-               "images": Sequence(Value("string")), "label": Value("string"), "datasource": Value("string")}
+               "images": Sequence(Value("string")), "label": Value("string"), "datasource": Value("string"),
+               "tools": List(Json())}
     if text_prompt:
         columns["prompt"] = Value("string")
     return Features(columns)
@@ -108,7 +110,8 @@ def write(catalog, splits: dict[str, list[str]], out_dir: Path, fmt: str = "json
                     images_dir.mkdir(exist_ok=True)
                     path.write_bytes(png)
                 refs.append(image_ref(path))
-            row = {"input": chat, "images": refs, "label": label, "datasource": task.env_id}
+            row = {"input": chat, "images": refs, "label": label, "datasource": task.env_id,
+                   "tools": catalog.tools(label, task)}
             rows.append(row_hook(row, task) if row_hook else row)
             bar.update()
         path = out_dir / f"{name}.{fmt}"

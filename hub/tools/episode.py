@@ -65,7 +65,9 @@ class ToolEpisode(Episode):
         return self._toolbox
 
     def tool_schemas(self) -> list[dict[str, Any]]:
-        return self.toolbox.schemas()
+        if getattr(self, "_schemas", None) is None:  # read at every turn (raw-text formats type values by them)
+            self._schemas = self.toolbox.schemas()
+        return self._schemas
 
     def conclude(self, verdict: Verdict, note: str = "") -> Verdict:
         """End the episode with `verdict` (called by the tool that concludes)."""
@@ -87,17 +89,17 @@ class ToolEpisode(Episode):
     def read(self, action: Any) -> formats.ParsedTurn:
         """The turn's calls, from raw text, an OpenAI assistant message or a list of calls."""
         if isinstance(action, str):
-            return formats.parse(action, self.tool_format)
+            return formats.parse(action, self.tool_format, self.tool_schemas())
         if isinstance(action, dict):  # an OpenAI assistant message
             calls = [ToolCall.from_openai(c) for c in action.get("tool_calls") or [] if isinstance(c, dict)]
             text = action.get("content") or ""
             if isinstance(text, str) and not calls:  # a client that sent the text only
-                return formats.parse(text, self.tool_format)
+                return formats.parse(text, self.tool_format, self.tool_schemas())
             return formats.ParsedTurn(calls=calls, text=text if isinstance(text, str) else "")
         if isinstance(action, (list, tuple)):
             return formats.ParsedTurn(calls=[c if isinstance(c, ToolCall) else ToolCall.from_openai(c)
                                              for c in action])
-        return formats.parse(str(action), self.tool_format)
+        return formats.parse(str(action), self.tool_format, self.tool_schemas())
 
     def reset(self) -> str:
         self.final = None

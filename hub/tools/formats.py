@@ -1,89 +1,67 @@
 """Tool-call formats: how a model writes a call in its text, read back (`parse`) and written
-(`render`, for references and tests). Chosen per run, as the turn format is.
+(`render`, for references and tests). Chosen per run (`tool_format`), as the turn format is, or
+derived from a tokenizer's chat template (`format_from_tokenizer`).
 
 - `hermes` (Hermes, Qwen2.5, Qwen3): `<tool_call>\n{"name": ..., "arguments": {...}}\n</tool_call>`
+- `qwen3_coder` (Qwen3-Coder): `<tool_call>\n<function=NAME>\n<parameter=ARG>\nVALUE\n</parameter>\n</function>\n</tool_call>`
+- `llama3_json` (Llama 3.1/3.2): `{"name": ..., "parameters": {...}}` as the reply (after `<|python_tag|>`), ';' between
+- `mistral`: `[TOOL_CALLS][{"name": ..., "arguments": {...}}]` or `[TOOL_CALLS]NAME[ARGS]{...}`
+- `harmony` (gpt-oss): `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>`
 
-Reasoning (`<think>...</think>`) never calls a tool. A call that cannot be read is not dropped in
-silence: it is a `problem`, said back to the model.
+No maintained parser runs here for these: vLLM's and SGLang's need the serving engine, and
+`openai-harmony` downloads its vocabulary at load time. So each format is a small module
+(hub/tools/dialects/) with conformance tests on its documented examples (tests/tools/).
+
+Reasoning (`<think>...</think>`, harmony's analysis channel) never calls a tool. A call that
+cannot be read is not dropped in silence: it is a `problem`, said back to the model with what to
+write. Parsing never raises and stays linear in the text's length (no backtracking regex).
+`render(calls, fmt)` and `parse` round-trip; a value a format cannot carry raises ToolFormatError.
+`schemas` (the tools' OpenAI schemas) decide a raw value's type where the format writes raw text
+(qwen3_coder); pass the same to both.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.response import strip_reasoning
-from .schema import ToolCall, decode_arguments
+from .dialects import harmony, hermes, llama3_json, mistral, qwen3_coder
+from .dialects.common import MAX_CALLS_READ, ParsedTurn, ToolFormatError, number_calls
+from .schema import ToolCall
 
-MAX_CALLS_READ = 1000  # a turn's calls read at most (the toolbox runs fewer); the rest is a problem
-
-
-@dataclass
-class ParsedTurn:
-    calls: list[ToolCall] = field(default_factory=list)
-    text: str = ""  # the turn's text outside the calls
-    problems: list[str] = field(default_factory=list)  # calls that could not be read, said to the model
-
-
-_HERMES = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
-
-
-def _hermes_parse(text: str) -> ParsedTurn:
-    turn = ParsedTurn()
-    pieces, last = [], 0
-    for i, m in enumerate(_HERMES.finditer(text)):
-        pieces.append(text[last:m.start()])
-        last = m.end()
-        if i >= MAX_CALLS_READ:
-            turn.problems.append(f"more than {MAX_CALLS_READ} <tool_call> blocks: the rest were not read")
-            break
-        body = m.group(1).strip()
-        try:
-            obj = json.loads(body)
-        except ValueError as exc:
-            turn.problems.append(f"a <tool_call> block is not JSON ({exc.msg} at character {exc.pos}): "
-                                 f"{body[:120]!r}; write {{\"name\": ..., \"arguments\": {{...}}}}")
-            continue
-        if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
-            turn.problems.append(f"a <tool_call> block is not an object with a string \"name\": {body[:120]!r}")
-            continue
-        turn.calls.append(ToolCall(name=obj["name"], arguments=decode_arguments(obj.get("arguments", {})),
-                                   id=f"call_{len(turn.calls)}"))
-    pieces.append(text[last:])
-    turn.text = "".join(pieces).strip()
-    return turn
-
-
-def _hermes_render(calls: list[ToolCall], text: str = "") -> str:
-    parts = [text] if text else []
-    for call in calls:
-        args = call.arguments if isinstance(call.arguments, dict) else decode_arguments(call.arguments)
-        parts.append("<tool_call>\n" + json.dumps({"name": call.name, "arguments": args}, ensure_ascii=False)
-                     + "\n</tool_call>")
-    return "\n".join(parts)
-
-
-PARSERS = {"hermes": _hermes_parse}
-RENDERERS = {"hermes": _hermes_render}
+MODULES = {"hermes": hermes, "qwen3_coder": qwen3_coder, "llama3_json": llama3_json, "mistral": mistral,
+           "harmony": harmony}
 DEFAULT_FORMAT = "hermes"
+
+__all__ = ["DEFAULT_FORMAT", "MAX_CALLS_READ", "ParsedTurn", "ToolFormatError", "check_format",
+           "format_from_tokenizer", "known_formats", "parse", "render"]
 
 
 def known_formats() -> list[str]:
-    return sorted(PARSERS)
+    return sorted(MODULES)
 
 
 def check_format(name: str) -> str:
-    if name not in PARSERS:
+    if name not in MODULES:
         raise ValueError(f"tool-call format {name!r}: expected one of {', '.join(known_formats())}")
     return name
 
 
-def parse(text: str, fmt: str = DEFAULT_FORMAT) -> ParsedTurn:
+def parse(text: str, fmt: str = DEFAULT_FORMAT, schemas: list[dict[str, Any]] | None = None) -> ParsedTurn:
     """The calls in a model's text (outside its reasoning), in order."""
-    return PARSERS[check_format(fmt)](strip_reasoning(text))
+    module = MODULES[check_format(fmt)]
+    return number_calls(module.parse(strip_reasoning(text if isinstance(text, str) else str(text)), schemas))
 
 
-def render(calls: list[ToolCall], fmt: str = DEFAULT_FORMAT, text: str = "") -> str:
-    """The text a model of this format writes for `calls` (after `text`); `parse` reads it back."""
-    return RENDERERS[check_format(fmt)](calls, text)
+def render(calls: list[ToolCall], fmt: str = DEFAULT_FORMAT, text: str = "",
+           schemas: list[dict[str, Any]] | None = None) -> str:
+    """The text a model of this format writes for `calls` (after `text`); `parse` reads it back.
+    ToolFormatError when the format cannot carry a name or value as it is."""
+    return MODULES[check_format(fmt)].render(list(calls), text, schemas)
+
+
+def format_from_tokenizer(tokenizer: Any) -> str:
+    """The tool-call format a Hugging Face tokenizer's chat template writes (see detect.py)."""
+    from .detect import format_from_tokenizer as derive
+
+    return derive(tokenizer)

@@ -40,7 +40,7 @@ def test_sample_is_deterministic_and_never_leaks_answers(tmp_path):
         assert run_rlhub("sample", "--n", "40", "--seed", str(seed), "--out", str(out)).returncode == 0
     assert a.read_text() == b.read_text() != c.read_text()
     records = [json.loads(line) for line in a.read_text().splitlines()]
-    assert len(records) == 40 and set(records[0]) == {"input", "label", "datasource"}
+    assert len(records) == 40 and set(records[0]) == {"input", "label", "datasource", "tools"}
     from hub import load
 
     cat = load()

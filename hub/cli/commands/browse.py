@@ -25,7 +25,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from ..promptview import image_size, images, render, save_images
+    from ..promptview import image_size, images, render, render_tools, save_images
 
     if args.max_chars < 0:
         raise UserError(f"--max-chars must be 0 (everything) or more, got {args.max_chars}")
@@ -33,6 +33,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     e = cat.get(args.env_id)
     task = cat.task(e.label(args.seed))
     pictures = images(task)
+    tools = cat.tools(task.label, task)
     saved = save_images(task, args.save_images, f"{e.id.replace('/', '_')}-{args.seed}") if args.save_images else []
     data = {"id": e.id, "domain": e.domain, "description": e.spec.description, "distribution": e.spec.distribution,
             "version": e.spec.version, "verifier": e.identity.name, "verifier_config": e.verifier.config.model_dump(mode="json"),
@@ -40,7 +41,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             "tags": list(e.tags), "max_turns": e.max_turns, "num_tasks": e.num_tasks, "selected_by": e.where,
             "registry": cat.registry.name,
             "example": {"label": task.label.to_json(), "prompt": task.prompt,
-                        "images": [image_size(p) for p in pictures], "saved_images": [str(p) for p in saved]}}
+                        "images": [image_size(p) for p in pictures], "saved_images": [str(p) for p in saved],
+                        "tools": tools}}
 
     def text() -> str:
         skip = ("example", "profile", "verifier_config", "registry")
@@ -48,6 +50,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         lines.append(f"verifier_config: {json.dumps(data['verifier_config'])}")
         lines.append(f"profile: {e.profile.name} ({json.dumps(data['profile'])})")
         lines.append(f"\nexample {data['example']['label']}:\n{render(task, args.max_chars)}")
+        if tools:
+            lines.append(f"\ntools ({len(tools)}; the prompt's `tools` column):\n{render_tools(tools)}")
         lines += [f"saved image {k}: {p}" for k, p in enumerate(saved, 1)]
         return "\n".join(lines)
 

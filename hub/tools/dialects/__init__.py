@@ -1,0 +1,1 @@
+"""One module per tool-call format: `parse(text, schemas) -> ParsedTurn` and `render(calls, text, schemas)`."""
