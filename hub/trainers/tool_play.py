@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable
+from typing import Any
 
 from ..rewards import log_key
 from ..tools import formats
@@ -71,30 +71,13 @@ def tool_logs(episode: Any) -> dict[str, float]:
     return logs
 
 
-def _hermes_tool_turn(results: Iterable[Any]) -> str:
-    # Qwen2.5/Hermes: consecutive `tool` messages share one user turn, each in <tool_response> tags.
-    return "\n".join(f"<tool_response>\n{r.content}\n</tool_response>" for r in results)
-
-
 def tool_feedback(turn_format: TurnFormat, action_text: str, results: list[Any], notes: list[str]) -> str:
     """The text to append after the model's turn: the turn closed, the results as the template
-    renders `tool` messages (hermes/chatml: `<|im_start|>user\\n<tool_response>\\n...\\n</tool_response>
-    <|im_end|>\\n`), the notes (calls that could not be read, no call made) as a user turn, and the
-    next assistant turn opened. Result text stays data: it is never parsed for calls.
-    Seam: TurnFormat.tool_feedback (every template's rendering, added beside this) replaces this
-    body once it lands; the trainers call only this function."""
-    turns = []
-    if results:
-        turns.append(_hermes_tool_turn(results))
-    if notes:
-        turns.append("\n\n".join(notes))
-    if not turns:
-        turns.append("(no result)")
-    closed = bool(turn_format.end_of_turn) and action_text.endswith(turn_format.end_of_turn)
-    text = turn_format.after_end if closed else turn_format.end_of_turn + turn_format.after_end
-    between = turn_format.end_of_turn + turn_format.after_end
-    text += "".join(turn_format.before_obs + t + between for t in turns[:-1])
-    return text + turn_format.before_obs + turns[-1] + turn_format.after_obs
+    renders `tool` messages (hermes/chatml: `<|im_start|>user\n<tool_response>\n...\n</tool_response>
+    <|im_end|>\n`), the notes (calls that could not be read, no call made) as a user turn, and the
+    next assistant turn opened (`TurnFormat.tool_feedback`, which every trainer calls through here).
+    Result text stays data: its markup is neutralised, so it neither closes the turn nor reads as a call."""
+    return turn_format.tool_feedback(action_text, results, notes)
 
 
 def tools_system_prompt(schemas: list[dict[str, Any]], system: str = "") -> str:

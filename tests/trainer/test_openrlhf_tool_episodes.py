@@ -90,7 +90,8 @@ def test_five_turn_tool_episode_keeps_the_generated_tokens(monkeypatch):
 
     # Between the model's turns: exactly what the chat template renders for the turn's messages.
     gaps = [tok.decode(ids[b:a2]) for (_, b), (a2, _) in zip(out["action_ranges"], out["action_ranges"][1:])]
-    assert gaps[0].startswith("\n<|im_start|>user\na <tool_call> block is not JSON")
+    # A note quotes the model's own text: its markup is neutralised like a tool result's.
+    assert gaps[0].startswith("\n<|im_start|>user\na &lt;tool_call> block is not JSON")
     assert "<tool_response>\nerror: guess: number:" in gaps[1]
     assert gaps[2] == template_delta(tok, texts[2], [f"no: the number is higher than {target - 1}"], schemas)
     assert gaps[3] == template_delta(tok, texts[3], [f"no: the number is lower than {target + 1}"], schemas)
