@@ -133,14 +133,15 @@ class ToolDocument:
     # -- search ---------------------------------------------------------------------------------
     @cached_property
     def _index(self):
+        """(the BM25 index, the line each of its entries is): lines with words only."""
         import bm25s  # imported on the first search: registering and prompting stay cheap
 
         titles = [words(s.title) for s in self.sections]
-        self._searchable = [k for k, line in enumerate(self.lines) if words(line.text)]
-        corpus = [titles[self.lines[k].section] + words(self.lines[k].text) for k in self._searchable]
+        tokens = [(k, words(line.text)) for k, line in enumerate(self.lines)]
+        tokens = [(k, ws) for k, ws in tokens if ws]
         index = bm25s.BM25()
-        index.index(corpus, show_progress=False)
-        return index
+        index.index([titles[self.lines[k].section] + ws for k, ws in tokens], show_progress=False)
+        return index, [k for k, _ in tokens]
 
     def search(self, query: str, results: int = SEARCH_RESULTS) -> str:
         if len(query) > MAX_QUERY_CHARS:
@@ -150,9 +151,10 @@ class ToolDocument:
             raise ToolError("the query has no words to search for: give a few keywords (a table's title, a row's name)")
         if len(terms) > MAX_QUERY_WORDS:
             raise ToolError(f"the query has {len(terms)} words; a query has at most {MAX_QUERY_WORDS} words")
-        scores = self._index.get_scores(list(dict.fromkeys(terms)))
+        index, searchable = self._index
+        scores = index.get_scores(list(dict.fromkeys(terms)))
         # rounded, so that ties (the same line printed twice) rank in document order on any machine
-        ranked = sorted((-round(float(s), 4), k) for k, s in zip(self._searchable, scores) if s > 0)
+        ranked = sorted((-round(float(s), 4), k) for k, s in zip(searchable, scores) if s > 0)
         if not ranked:
             return f"no line matches {query[:120]!r}: try other words"
         lines = [self.lines[k] for _, k in ranked[:results]]

@@ -28,7 +28,7 @@ from .distractors import fill, place
 from .env import Doc, appears
 from .questions import UNANSWERABLE, fmt_answer, printed
 from .tokens import CHARS_PER_TOKEN, chars_for
-from .tooldoc import ToolDocument
+from .tooldoc import MAX_QUERY_WORDS, ToolDocument
 from .worlds import BUILDERS
 
 TOOL_TOKENS = 32_000
@@ -162,8 +162,10 @@ class DocQAToolEnvironment(FamilyEnvironment):
         own lines about the target: none of it may reach the prompt."""
         doc = self.params(task.label.index)
         lines = [line.strip() for s in doc.sections if s.evidence for line in s.body.split("\n")]
-        answer = [doc.question.shown] if doc.question.answer_type != "unanswerable" else []  # the prompt names that
-        return [*doc.question.secrets, *answer, *(line for line in lines if len(line) >= 16)]
+        q = doc.question
+        # what the question itself writes (the sentinel it offers, its example "no; -1,250") is asked, not leaked
+        answer = [q.shown] if not appears(q.shown, q.text) and q.answer_type != "unanswerable" else []
+        return [*q.secrets, *answer, *(line for line in lines if len(line) >= 16)]
 
     # -- plays ----------------------------------------------------------------------------------
     def evidence(self, index: int) -> tuple[str, list[int]]:
@@ -173,10 +175,10 @@ class DocQAToolEnvironment(FamilyEnvironment):
         named = [i for i, s in enumerate(document.sections) if s.evidence and f'"{s.title}"' in q.text]
         if not named:  # a question of the overview's dates and terms
             named = [i for i, s in enumerate(document.sections) if s.evidence and s.title.endswith(": overview")]
-        quoted = re.findall(r'"([^"]+)"', q.text)
-        query = " ".join(quoted) if quoted else f"{doc.title} {q.text}"
+        quoted = re.findall(r'"([^"]+)"', q.text)  # the rows and tables it names, else its question
+        query = " ".join(quoted) if quoted else f"{doc.title} {q.text.split('?')[0]}"
         pages = sorted({p for i in named for p in document.pages_of(i)})
-        return query[:900], pages
+        return " ".join(query.split()[:MAX_QUERY_WORDS]), pages or [1]
 
     def _reading(self, index: int) -> list[list[ToolCall]]:
         query, pages = self.evidence(index)
@@ -193,7 +195,7 @@ class DocQAToolEnvironment(FamilyEnvironment):
         right pages; reading to the last turn without answering."""
         index = task.label.index
         render = lambda turns: tuple(formats.render(t) for t in turns)
-        wrong = [w for w in self._wrong_values(index)]
+        wrong = self._wrong_values(index)
         constant = next((c for c in CONSTANTS if self._rejects(index, c)), None)
         probes = []
         if constant is not None:
