@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from hub import Variant
@@ -14,7 +14,7 @@ from rlhub_answer.plugin import AnswerConfig, AnswerHidden
 
 from .distractors import fill, place
 from .questions import ABSTAIN_EVERY, ABSTAINING, KINDS, UNANSWERABLE, Question, fmt_answer, printed
-from .render import DATE_FORMATS, STYLES, world_sections
+from .render import DATE_FORMATS, STYLES, Section, world_sections
 from .tokens import approx_tokens, chars_for
 from .worlds import BUILDERS
 from .worlds.common import NAMES_TOTAL, entity_name
@@ -48,6 +48,12 @@ class Doc:
     similar: float  # how alike the distractors are
     evidence_sections: tuple[int, ...]
     pages: tuple[bytes, ...] = ()
+    # What the tool versions build their longer document from (never shown by the text kinds):
+    # the sections in order, the target entity (no filler is about it), the world's title.
+    sections: tuple[Section, ...] = field(default=(), compare=False, repr=False)
+    target: int = 0
+    date_format: str = ""
+    title: str = ""
 
 
 class DocQAFamily(Family[Doc]):
@@ -108,7 +114,8 @@ class DocQAFamily(Family[Doc]):
             from .pages import render_pages  # imported on use: registering stays cheap
 
             pages = tuple(render_pages(document))
-        return Doc(document, question, style, similar, tuple(i for i, s in enumerate(sections) if s.evidence), pages)
+        return Doc(document, question, style, similar, tuple(i for i, s in enumerate(sections) if s.evidence), pages,
+                   tuple(sections), target, date_format, world.title)
 
     def _question(self, rng: random.Random, world, document: str, abstain: bool) -> Question:
         """Draw until the world offers this kind of question and its computed answer is not in the text."""

@@ -1,7 +1,9 @@
 """Registers the docqa environments: every world x question kind, page-image variants, long variants.
 
 Ids: docqa/<world>-<kind>-v1 (about 3k tokens), docqa/<world>-<kind>-vision-v1 (PNG pages),
-docqa/<world>-<kind>-<length>-v1 (128k or 1m tokens of realistic distractors around the evidence).
+docqa/<world>-<kind>-<length>-v1 (128k or 1m tokens of realistic distractors around the evidence),
+and the tool versions of the text and long ones, docqa/<world>-<kind>[-<length>]-tools-v1 (search, read a
+page or a section, answer: rlhub_docqa.tools_env).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ LONG_ENVS = [("financials", "percent-change", "128k"), ("contract", "date", "128
 
 
 def families():
-    """(id format, task kind, families): the text, vision and long-document environments."""
+    """(id format, task kind, families, tags): the text, vision and long-document environments."""
     from .env import DocQAFamily  # the worlds and questions are imported on first use
 
     text = [DocQAFamily(w, k) for w in BUILDERS for k in KINDS if (w, k) not in SKIP]
@@ -39,15 +41,29 @@ def families():
             *[(f"{{domain}}/{{family}}-{length}-v1", "text", fams, ("long-context",)) for length, fams in long.items()]]
 
 
-def env_ids() -> list[str]:
+def tool_families():
+    """The tool versions: every text and long-document environment's families, the id with
+    `-tools` before the version (each the tool twin of the id without it)."""
+    return [(id_format.replace("-v1", "-tools-v1"), kind, fams, (*tags, "tools", "multi-turn"))
+            for id_format, kind, fams, tags in families() if kind == "text"]
+
+
+def env_ids(tools: bool = False) -> list[str]:
     ids: list[str] = []
-    for id_format, kind, fams, _ in families():
+    for id_format, kind, fams, _ in (tool_families() if tools else families()):
         ids += [id_format.format(domain="docqa", family=f.name, kind=kind) for f in fams]
     return ids
 
 
 @hookimpl
 def rlhub_register_envs(register):
+    from .tools_env import MAX_TURNS, DocQAToolEnvironment
+
     for id_format, kind, fams, tags in families():
         register_families(register, fams, domain="docqa", verifier="answer_match", id_format=id_format, kinds=[kind],
                           tags=("docqa", *tags))
+    for id_format, kind, fams, tags in tool_families():
+        register_families(register, fams, domain="docqa", verifier="answer_match", id_format=id_format, kinds=[kind],
+                          tags=("docqa", *tags), environment=DocQAToolEnvironment, max_turns=MAX_TURNS,
+                          per_family=lambda fam, kind: {"description": f"{fam.description}, through tools "
+                                                        "(search, read a page or section, answer)"})
