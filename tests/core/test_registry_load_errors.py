@@ -128,5 +128,5 @@ def test_an_installed_environment_the_registry_leaves_out_is_named_with_the_fix(
         cat.get("count/typed-v1")
     assert "environment 'count/typed-v1' is installed from <test> 0, but registry " in str(info.value)
     assert "leaves it out: add `- id: 'count/typed-v1'` to its environments, or pass --registry" in str(info.value)
-    with pytest.raises(UnknownEnvironment, match=r"'arith/\*' matches 5 installed environment\(s\) from rlhub"):
+    with pytest.raises(UnknownEnvironment, match=r"'arith/\*' matches 6 installed environment\(s\) from rlhub"):
         cat.select("arith/*")
