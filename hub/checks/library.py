@@ -312,17 +312,22 @@ def check_tests_adequate(cat, renv, index: int) -> None:
 def _misuse_turn(task: Task, reference_turns: list) -> str:
     """One turn of every kind of call a model gets wrong, written in the default format: a tool
     that does not exist, a call that is not JSON, arguments of the wrong type and a missing one,
-    a 10 MB argument, and 1,000 calls in one turn (all of them to no tool: none may act)."""
-    from ..tools import ToolCall, formats
+    an argument past the size a call may send, and more calls than a turn runs (all of them to no
+    tool: none may act). Sizes just past each bound: tests/tools take them to 10 MB and 1,000 calls."""
+    from ..tools import MAX_CALLS_PER_TURN, ToolCall, formats
+    from ..tools.schema import MAX_ARGUMENT_BYTES
+
+    big = "x" * (MAX_ARGUMENT_BYTES + 1024)
 
     first = reference_turns[0][0] if reference_turns and reference_turns[0] else ToolCall("submit", {})
     calls = [ToolCall("rlhub_no_such_tool", {"x": 1}),
              ToolCall(first.name, {k: [1, {"a": None}] for k in (first.arguments if isinstance(first.arguments, dict) else {})}),
              ToolCall(first.name, {"rlhub_unknown_argument": 1}),
-             ToolCall(first.name, {k: "x" * (10 << 20) for k in list(first.arguments)[:1]} if isinstance(first.arguments, dict) and first.arguments else {"x": "x" * (10 << 20)})]
+             ToolCall(first.name, {k: big for k in list(first.arguments)[:1]} if isinstance(first.arguments, dict) and first.arguments else {"x": big})]
     text = formats.render(calls, formats.DEFAULT_FORMAT)
     text += "\n<tool_call>\n{\"name\": \"" + first.name + "\", \"arguments\": {not json}\n</tool_call>"
-    return text + "\n" + formats.render([ToolCall("rlhub_no_such_tool", {"i": i}) for i in range(1000)], formats.DEFAULT_FORMAT)
+    flood = [ToolCall("rlhub_no_such_tool", {"i": i}) for i in range(2 * MAX_CALLS_PER_TURN)]
+    return text + "\n" + formats.render(flood, formats.DEFAULT_FORMAT)
 
 
 def check_tools_played(cat, renv, index: int) -> None:
