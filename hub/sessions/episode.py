@@ -25,7 +25,7 @@ import logging
 import shlex
 import threading
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.env import Episode, Step
 from ..core.response import fenced, source_text
@@ -53,7 +53,7 @@ class EpisodeClosed(Exception):
 
 
 class WorkDirEpisode(Episode):
-    fence_languages: dict[str, str] = {}  # the solution's language -> its fence tag, where they differ
+    fence_languages: ClassVar[dict[str, str]] = {}  # the solution's language -> its fence tag, where they differ
 
     def __init__(self, task, verifier, ctx, max_turns: int = 6) -> None:
         super().__init__(task, verifier, ctx, max_turns=max_turns)
@@ -140,7 +140,7 @@ class WorkDirEpisode(Episode):
                 return self._apply(session, action, self._run_profile())
             except (Refused, EpisodeClosed):
                 raise
-            except Exception as exc:  # the model's code runs inside bwrap: an exception here is the sandbox's
+            except Exception as exc:  # noqa: BLE001 - the model's code runs inside bwrap: an exception here is the sandbox's
                 if self._closed:  # close() killed it: not a fault, and nothing is retried
                     raise EpisodeClosed("the episode was closed while a step ran") from None
                 last = f"{type(exc).__name__}: {exc}"

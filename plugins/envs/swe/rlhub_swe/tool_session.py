@@ -139,7 +139,7 @@ def edits(old: str, new: str, path: str) -> list[ToolCall]:
     for tag, i1, i2, j1, j2 in reversed(difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()):
         if tag == "equal":
             continue
-        for c in range(0, len(a) + 1):
+        for c in range(len(a) + 1):
             lo, hi = max(0, i1 - c), min(len(a), i2 + c)
             piece = "".join(a[lo:hi])
             if piece and len(positions(text, piece)) == 1:

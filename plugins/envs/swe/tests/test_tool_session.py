@@ -93,7 +93,7 @@ def test_replace_says_how_many_times_old_occurs_and_changes_nothing(catalog):
                     call("replace", path="missing/mod.py", old="a", new="b"),
                     call("search", pattern="two\nlines"),
                     call("view", path=path, start_line=100000),
-                    call("run", command=f"mkdir -p d && mkfifo d/p.py && ln -s /etc/passwd d/l.py"),
+                    call("run", command="mkdir -p d && mkfifo d/p.py && ln -s /etc/passwd d/l.py"),
                     call("view", path="d/p.py")])
     many, none, empty, missing, search, past, made, fifo = step.tool_results
     assert many.is_error and "occurs" in many.content and "times in" in many.content and "nothing was changed" in many.content

@@ -47,7 +47,7 @@ def rlhub_register_envs(register):
     # its text session, whose seeds draw its tasks and whose checks prove its grading.
     register_families(register, [TerminalFamily(fams[name]) for name in SESSION_FAMILIES], kinds=["session"],
                       id_format="{domain}/session-{family}-tools-v1", max_turns=SESSION_TURNS,
-                      **dict(common, environment=TerminalToolEnvironment),
+                      **{**common, "environment": TerminalToolEnvironment},
                       per_family=lambda tf, kind: {
                           "tags": ("terminal", "code", "multi-turn", "tools", tf.family.domain, tf.family.language),
                           "description": f"{tf.family.description} (multi-turn shell session, tools)",

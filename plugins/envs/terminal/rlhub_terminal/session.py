@@ -11,8 +11,18 @@ Observations are capped in total and per note, with a marker.
 from __future__ import annotations
 
 from hub import Step
-from hub.sessions import (MAX_NOTE_CHARS, MAX_OBSERVATION_CHARS, RETRIES, EpisodeClosed, InfraFault, Refused,
-                          WorkDirEpisode, capped, describe_run, shorten)
+from hub.sessions import (
+    MAX_NOTE_CHARS,
+    MAX_OBSERVATION_CHARS,
+    RETRIES,
+    EpisodeClosed,
+    InfraFault,
+    Refused,
+    WorkDirEpisode,
+    capped,
+    describe_run,
+    shorten,
+)
 from hub.sessions.observe import HEAD_CHARS, TAIL_CHARS
 
 from .actions import Turn, parse_turn

@@ -63,8 +63,8 @@ def wrong_plays(path: str, code: str, wrong_code: str, wrong_max: float | None) 
         "tools_submit_unchanged": ("submit at once: the work dir as it was handed out", None, [submit]),
         "tools_wrong_code": ("the family's first wrong code written, then submit", wrong_max,
                              [ToolCall("write_file", {"path": path, "content": wrong_code}), submit]),
-        "tools_fifo_at_solution": (f"a FIFO made at {path} with run; reading it and writing the right code there are "
-                                   "refused (tool errors): nothing to grade", 0.0,
+        "tools_fifo_at_solution": ((f"a FIFO made at {path} with run; reading it and writing the right code there "
+                                    "are refused (tool errors): nothing to grade"), 0.0,
                                    [ToolCall("run", {"command": f"rm -rf {quoted}; mkfifo {quoted}"}),
                                     ToolCall("read_file", {"path": path}), write, submit]),
         "tools_directory_at_solution": (f"a directory made at {path} with run; writing the right code there is refused",

@@ -103,7 +103,7 @@ def test_a_fifo_at_the_solution_never_blocks_and_is_no_solution(catalog):
                     call("write_file", path="solution.py", content=code_of(catalog)),
                     call("submit")])
     assert time.monotonic() - start < 20 and step.done and step.verdict.error is None
-    run, read, write, submit = step.tool_results
+    run, read, write, _ = step.tool_results
     assert not run.is_error and read.is_error and "is a fifo" in read.content
     assert write.is_error and "FIFO" in write.content and "remove it first" in write.content
     assert step.verdict.reward == 0.0 and step.verdict.details["reason"] == "solution.py: it is a fifo, not a regular file"
