@@ -6,6 +6,7 @@
     swe/<project>-feature-{session,diff,repo}-v1
     swe/<project>-rename-{session,diff,repo}-v1
     swe/<project>-tests-{session,diff}-v1   write a module's missing tests (graded by mutants killed)
+    swe/<...>-session-tools-v1              each session through tools (view, search, replace, create, run, submit)
 
 Every environment is a family (hub.core.family): its parameters (project seed, bug site, new
 name...) are drawn from the task's seed, and the prompt, hidden tests, reference diff and wrong
@@ -200,4 +201,11 @@ def register_all(register) -> list[str]:
                                      environment=SweEnvironment, profile="swe",
                                      max_turns=SESSION_TURNS if mode == "session" else 1,
                                      tags=("swe", "code", "python", fam.task, *extra))
+            if mode == "session":  # its tool twin (rlhub_swe.tool_session): the same tasks, through tools
+                from .tool_session import SweToolEnvironment
+
+                ids += register_families(register, [fam], domain="swe", verifier="swe_tests", kinds=[mode],
+                                         id_format="{domain}/{family}-{kind}-tools-v1", environment=SweToolEnvironment,
+                                         profile="swe", max_turns=SESSION_TURNS,
+                                         tags=("swe", "code", "python", fam.task, *extra, "tools"))
     return ids

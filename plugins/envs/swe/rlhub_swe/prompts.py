@@ -53,3 +53,20 @@ def whole(pkg: str, files: dict[str, str], issue: str) -> str:
     body = "\n".join(fence(p, t) for p, t in sorted(files.items()))
     return (f"## Issue\n\n{issue}\n\n## The repository\n\nThis is {describe(pkg, files)}, every file of it:\n\n{body}\n"
             f"## Your answer\n\nResolve the issue above. {ANSWER}")
+
+
+TOOLS = """\
+You work in the repository's directory (no network; Python and pytest are installed) through tools:
+`view` shows a file's lines, numbered (or a directory's files), `search` finds a text in the files, `replace`
+changes a piece of a file that occurs in it exactly once, `create` writes a whole file, `run` runs a shell
+command, `run_tests` runs pytest. `submit` ends the session; the repository is then graded. You have {turns}
+turns (a turn is one reply, with as many calls as you need, up to {calls}); after the last one the repository
+is graded as it stands. It is graded by hidden tests, not by the repository's own: changing tests or test
+configuration earns nothing."""
+
+
+def tools_session(pkg: str, files: dict[str, str], issue: str, turns: int, calls: int) -> str:
+    """The session prompt of the tool version (the tools' schemas travel beside it, not in it)."""
+    top = sorted({p.split("/", 1)[0] + ("/" if "/" in p else "") for p in files})
+    return (f"You are working in {describe(pkg, files)}. Its top level: {', '.join(top)}.\n\n"
+            f"## Issue\n\n{issue}\n\n## How to work\n\n" + TOOLS.format(turns=turns, calls=calls))

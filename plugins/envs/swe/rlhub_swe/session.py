@@ -14,9 +14,9 @@ import secrets as _secrets
 from typing import Any
 
 from rlhub_terminal.actions import MAX_ACTIONS, Action, Turn, parse_turn
-from rlhub_terminal.session import Refused, TerminalEpisode, capped, describe_run
+from rlhub_terminal.session import Refused, TerminalEpisode, describe_run
 
-from hub import Step, Verdict
+from hub import Verdict
 from hub.core.response import read
 from hub.core.verifier import grade
 
@@ -66,12 +66,10 @@ def summarised(command: str, r, label: str | None = None) -> str:
     return text
 
 
-class SweEpisode(TerminalEpisode):
-    """A terminal session over a repository: ```diff blocks apply, long output is summarised."""
-
-    parse = staticmethod(parse_swe_turn)
-    nothing_to_do = ("nothing to do: send ```bash blocks to run, ```diff blocks to apply, a ```python file=PATH "
-                     "block to write a file, or SUBMIT")
+class WorkTree:
+    """A session over a repository, whichever front end: the work dir starts as the task's base
+    tree, long output is summarised, and the whole work tree is graded (mixed into SweEpisode and
+    the tool session, rlhub_swe.tool_session, before the work-dir core)."""
 
     def __init__(self, task, verifier, ctx, max_turns: int = 20) -> None:
         super().__init__(task, verifier, ctx, max_turns=max_turns)
@@ -101,8 +99,10 @@ class SweEpisode(TerminalEpisode):
         self.over = got["over"]
         return None if self.over else got["files"]
 
-    def _finish(self, report: list[str], submitted: bool) -> Step:
-        self._turn_ends = None
+    def grade_work(self, report: list[str]) -> Verdict:
+        """The work tree's regular files, graded by `verify_files` (the hidden tests, in a sandbox of
+        their own); a tree larger than the grader reads is the model's doing: 0, named."""
+        self.end_turn()
         files = self.work_tree()
         verifier = self.verifier
         notes: dict[str, Any] = {"left_out": self.left_out[:20]} if self.left_out else {}
@@ -118,14 +118,19 @@ class SweEpisode(TerminalEpisode):
                     return Verdict(0.0, False, details={**notes, "refused": "too_large", "reason": self.over})
                 return verifier.verify_files(task, files, ctx, notes)
 
-        verdict = grade(_Tree(), self.identity, self.task, "", self.ctx)
-        verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
+        return grade(_Tree(), self.identity, self.task, "", self.ctx)
+
+    def summary(self, verdict: Verdict) -> str:
         if verdict.error:
-            summary = f"no verdict: {verdict.error}"
-        elif verdict.passed:
-            summary = "graded: every hidden test passed"
-        else:
-            summary = f"graded: reward {verdict.reward:.2f} ({verdict.details.get('reason', 'hidden tests failed')})"
-        self.final = Step(observation=capped(report) + "\n\n" + summary, done=True, verdict=verdict, info=self._info())
-        self._drop()
-        return self.final
+            return f"no verdict: {verdict.error}"
+        if verdict.passed:
+            return "graded: every hidden test passed"
+        return f"graded: reward {verdict.reward:.2f} ({verdict.details.get('reason', 'hidden tests failed')})"
+
+
+class SweEpisode(WorkTree, TerminalEpisode):
+    """A terminal session over a repository (text front end): ```diff blocks apply too."""
+
+    parse = staticmethod(parse_swe_turn)
+    nothing_to_do = ("nothing to do: send ```bash blocks to run, ```diff blocks to apply, a ```python file=PATH "
+                     "block to write a file, or SUBMIT")

@@ -14,24 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from hub.core.response import read
+from hub.sessions.actions import MAX_COMMAND_CHARS, MAX_FILE_BYTES, Action, check_path
+
+__all__ = ["MAX_ACTIONS", "MAX_COMMAND_CHARS", "MAX_FILE_BYTES", "Action", "Turn", "check_path", "parse_turn"]
 
 MAX_ACTIONS = 8  # per turn; more are refused, not run
-MAX_FILE_BYTES = 256 * 1024
-MAX_COMMAND_CHARS = 16 * 1024
 
 _FILE = re.compile(r"(?:^|\s)file=(\"[^\"]*\"|'[^']*'|\S+)")
 _SUBMIT = re.compile(r"^[ \t]*\**SUBMIT\**[ \t]*$", re.M)
-_SAFE_PATH = re.compile(r"^[A-Za-z0-9._/-]+$")
-
-
-@dataclass
-class Action:
-    kind: str  # "run" | "write"
-    text: str  # the command, or the file's content
-    path: str = ""
 
 
 @dataclass
@@ -39,18 +31,6 @@ class Turn:
     actions: list[Action] = field(default_factory=list)
     submit: bool = False
     notes: list[str] = field(default_factory=list)  # format problems, fed back to the model
-
-
-def check_path(path: str) -> str | None:
-    """Why `path` is not an acceptable file to write (None when it is)."""
-    if not path or len(path) > 200:
-        return "empty or longer than 200 characters"
-    if not _SAFE_PATH.match(path):
-        return "use only letters, digits, '.', '_', '-' and '/'"
-    p = PurePosixPath(path)
-    if p.is_absolute() or ".." in p.parts:
-        return "must be a relative path inside the work directory (no leading '/', no '..')"
-    return None
 
 
 def parse_turn(text: str) -> Turn:

@@ -1,5 +1,5 @@
 """Hook implementations: every family as `terminal/<family>-v1`, a subset also as a multi-turn
-`terminal/session-<family>-v1`. They run under the `pytest` profile of rlhub-unittest."""
+`terminal/session-<family>-v1` and its tool version `terminal/session-<family>-tools-v1`. They run under the `pytest` profile of rlhub-unittest."""
 
 from __future__ import annotations
 
@@ -40,4 +40,15 @@ def rlhub_register_envs(register):
                       per_family=lambda tf, kind: {
                           "tags": ("terminal", "code", "multi-turn", tf.family.domain, tf.family.language),
                           "description": f"{tf.family.description} (multi-turn shell session)",
+                          "rubric": tf.family.rubric})
+    from .tool_session import TerminalToolEnvironment
+
+    # The same sessions through tools (run, write_file, read_file, submit): each the tool twin of
+    # its text session, whose seeds draw its tasks and whose checks prove its grading.
+    register_families(register, [TerminalFamily(fams[name]) for name in SESSION_FAMILIES], kinds=["session"],
+                      id_format="{domain}/session-{family}-tools-v1", max_turns=SESSION_TURNS,
+                      **{**common, "environment": TerminalToolEnvironment},
+                      per_family=lambda tf, kind: {
+                          "tags": ("terminal", "code", "multi-turn", "tools", tf.family.domain, tf.family.language),
+                          "description": f"{tf.family.description} (multi-turn shell session, tools)",
                           "rubric": tf.family.rubric})

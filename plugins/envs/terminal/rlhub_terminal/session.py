@@ -1,37 +1,35 @@
-"""The multi-turn terminal episode: act in a persistent sandbox work dir, observe, revise, submit.
+"""The multi-turn terminal episode, text front end: the model's replies are fenced blocks
+(```bash to run, file=PATH to write, SUBMIT to finish; actions.py), carried out in the work-dir
+session core (hub.sessions: sandbox lifecycle, journal replay after sandbox faults, close() from
+any thread, turn budget, grading of the solution file's bytes). Its tool front end, over the same
+core, is rlhub_terminal.tool_session.
 
 `reset()` / `step(action)` is the whole interface (OpenRLHF's multi-turn executor drives it).
-Each episode owns one sandbox session (`ctx.sandbox.session(ctx.profile)`), opened lazily.
-The model's own failures (non-zero exit, timeout, a bad path, a FIFO or directory where a file
-should be) come back as the next observation, and at the end are graded as the model's failure.
-Sandbox failures are infrastructure: the session is reopened, the episode's journal of
-successful actions replayed, and the action retried; if that keeps failing the episode ends
-with *no verdict* (never a zero charged to the model).
-
-`close()` ends the episode for good, from any thread: a step running in it is killed in the
-sandbox and returns at once (`EpisodeClosed`), and nothing is retried, replayed or reopened
-after it. `turn_budget_s` (set by the trainer's agent) bounds the time a turn's own commands
-may take: each command's wall clock is cut to what is left, and what does not fit is not run
-(the observation says so). Observations are capped in total and per note, with a marker.
+Observations are capped in total and per note, with a marker.
 """
 
 from __future__ import annotations
 
-import logging
-import shlex
-import threading
-import time
-from typing import Any
+from hub import Step
+from hub.sessions import (
+    MAX_NOTE_CHARS,
+    MAX_OBSERVATION_CHARS,
+    RETRIES,
+    EpisodeClosed,
+    InfraFault,
+    Refused,
+    WorkDirEpisode,
+    capped,
+    describe_run,
+    shorten,
+)
+from hub.sessions.observe import HEAD_CHARS, TAIL_CHARS
 
-from hub import Episode, Step, Verdict
-from hub.core.response import fenced, source_text
-from hub.core.rubric import Rubric
-from hub.core.verifier import grade
-
-from .actions import MAX_FILE_BYTES, Action, Turn, parse_turn
+from .actions import Turn, parse_turn
 from .family import FENCE
 
-log = logging.getLogger(__name__)
+__all__ = ["HEAD_CHARS", "MAX_NOTE_CHARS", "MAX_OBSERVATION_CHARS", "RETRIES", "SESSION_INSTRUCTIONS", "TAIL_CHARS",
+           "EpisodeClosed", "InfraFault", "Refused", "TerminalEpisode", "capped", "describe_run", "shorten"]
 
 SESSION_INSTRUCTIONS = """\
 You are working in a shell session in a work directory of your own (no network). Each of your
@@ -43,184 +41,11 @@ replies may contain, in order:
 - a line containing only SUBMIT: ends the session and grades {path} with hidden tests.
 You have {turns} replies; after the last one {path} is graded as it stands."""
 
-HEAD_CHARS = 1500
-TAIL_CHARS = 1000
-RETRIES = 2  # extra attempts after an infrastructure fault
 
-
-class InfraFault(RuntimeError):
-    """The sandbox failed (not the model's code)."""
-
-
-class Refused(Exception):
-    """The sandbox refused a file write/read because of what the model left in the work dir
-    (a directory, symlink, FIFO or socket in the way, a full tmpfs): the model's doing, fed back to it."""
-
-
-class EpisodeClosed(Exception):
-    """The episode was closed (by its owner, e.g. at a step deadline) while a step ran in it."""
-
-
-MAX_OBSERVATION_CHARS = 24_000  # one step's whole observation
-MAX_NOTE_CHARS = 6_000  # one note of it (a command's report is itself cut to its head and tail)
-
-
-def capped(notes: list[str], total: int = MAX_OBSERVATION_CHARS, each: int = MAX_NOTE_CHARS) -> str:
-    """The notes as one observation: repeats of one note counted once, each note cut to `each`
-    characters and the whole to `total`, every cut marked with what it cut."""
-    merged: list[tuple[str, int]] = []
-    for note in notes:
-        if merged and merged[-1][0] == note:
-            merged[-1] = (note, merged[-1][1] + 1)
-        else:
-            merged.append((note, 1))
-    parts = []
-    for note, n in merged:
-        if len(note) > each:
-            note = note[:each] + f"\n[... note cut: {len(note) - each} more characters]"
-        parts.append(note + (f" (x{n})" if n > 1 else ""))
-    text = "\n\n".join(parts)
-    if len(text) > total:
-        text = text[:total] + f"\n[... observation cut: {len(text) - total} more characters]"
-    return text
-
-
-def shorten(text: str, truncated: bool = False) -> str:
-    """Head and tail of long output, with a marker saying how much was cut."""
-    if len(text) > HEAD_CHARS + TAIL_CHARS + 100:
-        cut = len(text) - HEAD_CHARS - TAIL_CHARS
-        text = f"{text[:HEAD_CHARS]}\n[... {cut} characters cut ...]\n{text[-TAIL_CHARS:]}"
-    if truncated:
-        text += "\n[output limit reached: the rest was discarded]"
-    return text
-
-
-def describe_run(command: str, r) -> str:
-    first = command.strip().splitlines()[0] if command.strip() else ""
-    head = f"$ {first[:200]}" + (" ..." if len(command.strip().splitlines()) > 1 or len(first) > 200 else "")
-    if r.timed_out:
-        status = "timed out (the command was killed)"
-    elif r.oom:
-        status = "killed: out of memory"
-    elif r.signal:
-        status = f"killed by signal {r.signal}"
-    else:
-        status = f"exit code {r.exit_code}"
-    parts = [head, status]
-    if r.stdout:
-        parts.append("--- stdout ---\n" + shorten(r.stdout, r.stdout_truncated))
-    if r.stderr:
-        parts.append("--- stderr ---\n" + shorten(r.stderr, r.stderr_truncated))
-    return "\n".join(parts)
-
-
-class TerminalEpisode(Episode):
+class TerminalEpisode(WorkDirEpisode):
     parse = staticmethod(parse_turn)  # a model's turn as actions (a domain with more kinds of block has its own)
     nothing_to_do = "nothing to do: send ```bash blocks to run, a ```python file=PATH block to write a file, or SUBMIT"
-
-    def __init__(self, task, verifier, ctx, max_turns: int = 6) -> None:
-        super().__init__(task, verifier, ctx, max_turns=max_turns)
-        self.solution_path = task.hidden.get("solution_path", "solution.py")
-        self.language = task.hidden.get("language", "python")
-        self._cm: Any = None
-        self._session: Any = None
-        self._guard = threading.Lock()  # _cm, _session and _closed, between a step and close()
-        self._closed = False
-        self._journal: list[Action] = []  # successful actions, replayed after a sandbox fault
-        self.final: Step | None = None
-        self.infra_retries = 0
-        self.turn_budget_s: float | None = None  # seconds a turn's own commands may take (None: no bound)
-        self._turn_ends: float | None = None
-
-    # -- sandbox session lifecycle ------------------------------------------------------------
-    def starting_files(self) -> dict[str, str]:
-        """What the work dir holds before the model acts (the task's starter files)."""
-        return dict(self.task.hidden.get("files") or {})
-
-    def _open(self):
-        if self._closed:
-            raise EpisodeClosed("the episode is closed")
-        cm = self.ctx.sandbox.session(self.ctx.profile)
-        session = cm.__enter__()
-        with self._guard:
-            late = self._closed
-            if not late:
-                self._cm, self._session = cm, session
-        if late:  # closed while the sandbox started: it is nobody's, end it here
-            cm.__exit__(None, None, None)
-            raise EpisodeClosed("the episode was closed while its sandbox started")
-        starters = self.starting_files()
-        if starters:
-            session.write_files(starters)
-        for action in self._journal:
-            self._apply(session, action)
-        return session
-
-    def _drop(self) -> None:
-        with self._guard:
-            cm, self._cm, self._session = self._cm, None, None
-        if cm is not None:
-            try:
-                cm.__exit__(None, None, None)
-            except Exception:  # a dead sandbox may fail to close; it is being replaced anyway
-                log.debug("closing a failed sandbox session", exc_info=True)
-
-    def _run_profile(self):
-        """The profile a command runs under: its wall clock cut to what is left of the turn's budget."""
-        profile = self.ctx.profile
-        if self._turn_ends is None:
-            return None
-        left = self._turn_ends - time.monotonic()
-        return profile.merged(wall_timeout_s=max(0.5, left)) if left < profile.wall_timeout_s else None
-
-    @staticmethod
-    def _apply(session, action: Action, profile=None):
-        if action.kind == "write":
-            try:
-                session.write_files({action.path: action.text})
-            except ValueError as exc:
-                raise Refused(str(exc)) from None
-            return None
-        r = session.run(["bash", "-c", action.text], profile=profile)
-        if r.infra_error:
-            raise InfraFault(r.infra_error)
-        return r
-
-    def _with_retries(self, action: Action | None, read: list[str] | None = None, job=None):
-        """Carry out one action (or read files, or run `job(session)`: a helper's request) in the
-        session, retrying sandbox faults; never after close() (EpisodeClosed)."""
-        last = ""
-        for attempt in range(RETRIES + 1):
-            if self._closed:
-                raise EpisodeClosed("the episode was closed")
-            try:
-                session = self._session or self._open()
-                if read is not None or job is not None:
-                    try:
-                        return session.read_files(read) if job is None else job(session)
-                    except ValueError as exc:
-                        raise Refused(str(exc)) from None
-                return self._apply(session, action, self._run_profile())
-            except (Refused, EpisodeClosed):
-                raise
-            except Exception as exc:  # the model's code runs inside bwrap: an exception here is the sandbox's
-                if self._closed:  # close() killed it: not a fault, and nothing is retried
-                    raise EpisodeClosed("the episode was closed while a step ran") from None
-                last = f"{type(exc).__name__}: {exc}"
-                log.warning("terminal session sandbox fault (attempt %d): %s", attempt + 1, last)
-                self.infra_retries += 1
-                self._drop()
-        raise InfraFault(last)
-
-    # -- the episode interface ------------------------------------------------------------------
-    def reset(self) -> str:
-        if self._closed:
-            raise RuntimeError("the episode is closed: open a new one")
-        self._drop()
-        self._journal.clear()
-        self.final = None
-        self.infra_retries = 0
-        return super().reset()
+    fence_languages = FENCE
 
     def step(self, action: str) -> Step:
         if self.final is not None:
@@ -239,114 +64,31 @@ class TerminalEpisode(Episode):
         trailer = f"[turn {self.turn} of {self.max_turns}: {left} left; write SUBMIT on its own line to finish]"
         return Step(observation=capped(report) + "\n\n" + trailer, done=False, info=self._info())
 
-    def _end_without_verdict(self, error: str, **info: Any) -> Step:
-        verdict = Verdict.no_verdict(error, turns=self.turn)
-        verdict.verifier = self.identity
-        self.final = Step(observation="", done=True, verdict=verdict, info=self._info(**info))
-        self._drop()
-        return self.final
-
     def _act(self, turn: Turn) -> list[str]:
         report = list(turn.notes)
         if not turn.actions and not turn.submit:
             report.append(self.nothing_to_do)
-        budget = self.turn_budget_s
-        self._turn_ends = time.monotonic() + budget if budget else None
+        self.start_turn()
         for i, action in enumerate(turn.actions):
-            if self._turn_ends is not None and time.monotonic() >= self._turn_ends:
-                report.append(f"not run: this turn's {budget:g} s for commands were used up "
+            if self.budget_spent():
+                report.append(f"not run: this turn's {self.turn_budget_s:g} s for commands were used up "
                               f"({len(turn.actions) - i} action(s) skipped)")
                 break
             try:
-                r = self._with_retries(action)
+                r = self.perform(action)
             except Refused as exc:
                 report.append(f"could not write {action.path}: {exc}")
                 continue
-            self._journal.append(action)
             if action.kind == "write":
                 report.append(f"wrote {action.path} ({len(action.text.encode())} bytes)")
             else:
                 report.append(self.describe(action, r))
         return report
 
-    def describe(self, action: Action, r) -> str:
-        """What the model sees of a command's run."""
-        return describe_run(action.text, r)
-
-    def _grade_files(self, files: dict[str, bytes]) -> Verdict:
-        """Grade the work dir's solution file as it is, its exact bytes: the verifier's
-        `verify_files` when it has one (a rubric: each part that reads files gets the bytes, any
-        other its text view), else the file's text as a fenced answer; with `grade`'s
-        crash-to-no-verdict safety."""
-        verifier = self.verifier
-        data = files.get(self.solution_path, b"")
-        # The text view (for verifiers that grade a response): a fence longer than any run of
-        # backticks in it, so a docstring's ``` example does not end the block early.
-        text = data.decode("utf-8", "replace")
-        response = fenced(text, FENCE[self.language]) if text.strip() else ""
-        if hasattr(verifier, "verify_files"):
-            class _Files:  # adapts verify_files to grade()'s verify(task, response, ctx)
-                name = verifier.name
-
-                @staticmethod
-                def verify(task, _, ctx):
-                    if isinstance(verifier, Rubric):
-                        return verifier.verify_files(task, files, ctx, response=response)
-                    return verifier.verify_files(task, files, ctx)
-
-            return grade(_Files(), self.identity, self.task, response, self.ctx)
-        return self.grade(response)
-
-    def _solution_bytes(self) -> tuple[bytes | None, str]:
-        """(the solution file's bytes, or None; why there is none: not a regular file, missing,
-        or larger than a session's files may be)."""
-        try:
-            got = self._with_retries(None, read=[self.solution_path]) or {}
-        except Refused as exc:
-            return None, str(exc)
-        data = got.get(self.solution_path)
-        if data is None:
-            return None, self._missing_why()
-        data = data if isinstance(data, (bytes, bytearray)) else str(data).encode()
-        if len(data) > MAX_FILE_BYTES:
-            return None, f"it is {len(data)} bytes, more than a session's files may hold ({MAX_FILE_BYTES})"
-        if self.language == "python":
-            try:  # Python source is text: CPython's import lets bad bytes in a comment through, `python3 f.py` does not
-                source_text(bytes(data), "python")
-            except SyntaxError as exc:
-                return None, f"it is not Python source text ({exc.msg}): `python3 {self.solution_path}` refuses it"
-        return bytes(data), ""
-
-    def _missing_why(self) -> str:
-        """What is at the solution's path when no regular file could be read (said to the model)."""
-        probe = self._with_retries(Action("run", f"LC_ALL=C stat -c '%F %A' -- {shlex.quote(self.solution_path)} 2>&1"))
-        out = probe.stdout.strip()
-        if probe.exit_code != 0:  # missing, or a parent's mode lets nobody in
-            return "it does not exist" if "No such file" in out else f"it cannot be reached ({out.rsplit(': ', 1)[-1]})"
-        kind, _, mode = out.rpartition(" ")
-        if kind == "regular file":  # there, but its mode lets nobody read it
-            return f"it cannot be read (mode {mode})"
-        return f"it is a {kind}, not a regular file"
-
     def _finish(self, report: list[str], submitted: bool) -> Step:
-        self._turn_ends = None
-        data, why = self._solution_bytes()
-        if data is None:
-            report.append(f"{self.solution_path}: {why}: nothing to grade")
-        verdict = self._grade_files({} if data is None else {self.solution_path: data})
-        if data is None:
-            verdict.details["reason"] = f"{self.solution_path}: {why}"
-        verdict.details["episode"] = {"turns": self.turn, "submitted": submitted, "infra_retries": self.infra_retries}
-        summary = "all hidden tests passed" if verdict.passed else f"graded: reward {verdict.reward:.2f}"
-        self.final = Step(observation=capped(report) + "\n\n" + summary, done=True, verdict=verdict, info=self._info())
+        verdict = self.grade_work(report)
+        verdict.details["episode"] = self.episode_details(submitted)
+        self.final = Step(observation=capped(report) + "\n\n" + self.summary(verdict), done=True, verdict=verdict,
+                          info=self._info())
         self._drop()
         return self.final
-
-    def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"turn": self.turn, "infra_retries": self.infra_retries, **extra}
-
-    def close(self) -> None:
-        """End the episode for good (any thread): a step running in it is killed and returns."""
-        with self._guard:
-            self._closed = True
-        self._drop()

@@ -6,9 +6,7 @@ import os
 import subprocess
 
 import pytest
-from terminal_helpers import body, fenced_file
-
-from hub.sandbox import RunResult, get_sandbox
+from terminal_helpers import FlakySandbox, body, fenced_file
 
 LABEL = {"env": "terminal/session-bugfix-binary-search-v1", "seed": 3}
 
@@ -79,46 +77,6 @@ def test_bash_task_in_a_session(catalog):
     assert "t.txt 2" in step.observation and "total 2" in step.observation
     step = ep.step("SUBMIT")
     assert step.done and step.verdict.passed, step.verdict.details
-
-
-class FlakySandbox:
-    """The real sandbox, except that the first `faults` session commands die with an
-    infrastructure error (and take their session with them), as a crashed sandbox would."""
-
-    def __init__(self, faults: int) -> None:
-        self.real, self.faults, self.opened = get_sandbox(), faults, 0
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
-
-    def session(self, profile):
-        self.opened += 1
-        return FlakySession(self, self.real.session(profile))
-
-
-class FlakySession:
-    def __init__(self, box: FlakySandbox, cm) -> None:
-        self.box, self.cm = box, cm
-
-    def __enter__(self):
-        self.inner = self.cm.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self.cm.__exit__(*exc)
-
-    def write_files(self, files):
-        return self.inner.write_files(files)
-
-    def read_files(self, paths):
-        return self.inner.read_files(paths)
-
-    def run(self, argv, **kw):
-        if self.box.faults > 0:
-            self.box.faults -= 1
-            self.inner.close()  # the sandbox is gone: its work dir with it
-            return RunResult(infra_error="injected: sandbox process died")
-        return self.inner.run(argv, **kw)
 
 
 def test_infra_fault_is_retried_and_the_work_dir_restored(catalog):
