@@ -135,8 +135,7 @@ def check_wrong(cat, renv, index: int) -> None:
     wrong = _wrong_variants(cat, renv, index, task)
     if not wrong:
         raise CheckFailed(f"{label.to_json()}: no wrong answer to try (define wrong_answers on the environment)")
-    ref = _verdict(cat, label, task.reference, task).reward
-    _assert_rejected(cat, label, task, wrong, ref)
+    _assert_rejected(cat, label, task, wrong, _reference_reward(cat, renv, label, task))
 
 
 def _assert_rejected(cat, label: Label, task: Task, variants: list[Variant], ref: float) -> None:
@@ -309,6 +308,13 @@ def check_tests_adequate(cat, renv, index: int) -> None:
         raise CheckFailed(f"{where}: " + " | ".join(problems))
 
 
+def _reference_reward(cat, renv, label: Label, task: Task) -> float:
+    """What the reference earns: 1.0 for a tool environment with a text twin (its reference is
+    graded under the twin, whose reference_full_reward holds it to exactly 1.0, and
+    same_grading_as_twin shows the grading is the same), else its verdict here."""
+    return 1.0 if has_twin(renv) else _verdict(cat, label, task.reference, task).reward
+
+
 def _misuse_turn(task: Task, reference_turns: list) -> str:
     """One turn of every kind of call a model gets wrong, written in the default format: a tool
     that does not exist, a call that is not JSON, arguments of the wrong type and a missing one,
@@ -369,11 +375,11 @@ def check_tools_played(cat, renv, index: int) -> None:
                 break
     if step is None or not step.done or step.verdict is None:
         raise CheckFailed(f"{label.to_json()}: the reference's {len(turns)} tool turn(s) did not end the episode")
-    v, ref = step.verdict, _verdict(cat, label, task.reference, task)
-    if v.error or v.reward != ref.reward or v.passed != ref.passed:
+    v, ref = step.verdict, _reference_reward(cat, renv, label, task)
+    if v.error or v.reward != ref or not v.passed:
         raise CheckFailed(f"{label.to_json()}: the reference played as tool calls ({fmt}"
                           f"{', after a turn of wrong calls' if misuse else ''}) earned {v.reward} passed={v.passed} "
-                          f"error={v.error} (reference {ref.reward}): {str(v.details)[:400]}")
+                          f"error={v.error} (reference {ref}): {str(v.details)[:400]}")
     if misuse and not sum((v.details.get("tools") or {}).get("errors", {}).values()):
         raise CheckFailed(f"{label.to_json()}: the wrong calls were not counted in the verdict's details['tools']")
 
@@ -472,7 +478,7 @@ def has_twin(renv) -> bool:
 
 # A tool environment with a text twin shares the twin's grading (checked by same_grading_as_twin):
 # what grades a response is checked once, under the twin.
-TWIN_CHECKED = ("right_forms_pass", "hacks_fail", "cheap_policies_fail", "verifier_deterministic",
+TWIN_CHECKED = ("reference_full_reward", "right_forms_pass", "hacks_fail", "cheap_policies_fail", "verifier_deterministic",
                 "reference_fresh_process", "tests_adequate")
 APPLIES: dict[str, Callable[..., bool]] = {"cheap_policies_fail": names_cheap_answers,
                                            "tests_adequate": has_mutation_report,
