@@ -7,7 +7,7 @@ from typing import Any
 
 # The tool environments every MCP test plays to a verdict, over both transports. Adding one (a CAD,
 # a swe tool environment) is one entry here.
-TOOL_ENVS = [("arith/guess-tools-v1", 3)]
+TOOL_ENVS = [("arith/guess-tools-v1", 3), ("cad/plate-holes-dimensioned-tools-v1", 0), ("swe/cli-bug-off-by-one-session-tools-v1", 0)]
 
 
 def reference_calls(catalog: Any, env_id: str, seed: int) -> list[Any]:
