@@ -141,6 +141,18 @@ class Environment:
         the checks render it in every tool-call format and play it to a verdict of 1.0."""
         return []
 
+    def reference_turns(self, task: Task) -> list[str]:
+        """The reference as the replies a model plays, one per turn (`rlhub reference --turns`, then
+        `rlhub play`): a tool environment's tool_turns written in the default tool-call format; a
+        text session's own (its environment says how a file is written and the session ended);
+        else the reference itself."""
+        turns = self.tool_turns(task)
+        if turns:
+            from ..tools import formats
+
+            return [formats.render(turn, formats.DEFAULT_FORMAT) for turn in turns]
+        return [task.reference]
+
     def wrong_responses(self, task: Task) -> list[str]:
         """Plausible but wrong answers, for the verifier checks. Override with domain knowledge."""
         return []

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ...core.errors import EXIT_FAILED, EXIT_NO_VERDICT, EXIT_OK
+from ...core.errors import EXIT_FAILED, EXIT_NO_VERDICT, EXIT_OK, UserError
 from ...plugins.hookspecs import hookimpl
 from ..common import add_verb, catalog, examples, output_path, read_text_arg
 
@@ -35,11 +35,43 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_reference(args: argparse.Namespace) -> int:
+    if args.turns:
+        return _reference_turns(args)
     ref = catalog(args).reference(args.label)
     if args.json:
         print(json.dumps({"label": args.label, "reference": ref}))
     else:
         sys.stdout.write(ref if ref.endswith("\n") else ref + "\n")
+    return EXIT_OK
+
+
+def _reference_turns(args: argparse.Namespace) -> int:
+    """The reference as the turns a model plays, one file each in --turns DIR, and the command that plays them."""
+    import shlex
+    from pathlib import Path
+
+    from ...core.task import Label
+
+    cat = catalog(args)
+    label = Label.parse(args.label)
+    task = cat.task(label)
+    turns = cat.get(label.env).env.reference_turns(task)
+    out = Path(args.turns)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for i, text in enumerate(turns, 1):
+            path = out / f"turn-{i}.txt"
+            path.write_text(text if text.endswith("\n") else text + "\n")
+            paths.append(str(path))
+    except OSError as exc:
+        raise UserError(f"--turns {args.turns}: cannot write the turns there ({exc.strerror or exc})") from None
+    key = "seed" if label.seed is not None else "row"
+    play = f"rlhub play {label.env} --{key} {label.index} " + " ".join(f"--turn {shlex.quote(p)}" for p in paths)
+    if args.json:
+        print(json.dumps({"label": label.to_json(), "turns": paths, "play": play}))
+    else:
+        print(f"{len(paths)} turn(s) in {out}; play them with:\n  {play}")
     return EXIT_OK
 
 
@@ -60,6 +92,10 @@ def rlhub_register_commands(subparsers):
                    "reference and candidate side by side, mismatched features marked)")
     p = add_verb(subparsers, "reference", cmd_reference, "print the reference solution, written as a model's response",
                  epilog=examples(f"rlhub reference --label {LABEL_EXAMPLE}",
+                                 "rlhub reference --label '{\"env\": \"terminal/session-word-frequency-v1\", \"seed\": 0}' "
+                                 "--turns ref/",
                                  f"rlhub reference --label {LABEL_EXAMPLE} | rlhub verify --label {LABEL_EXAMPLE} "
                                  "--response-file -"))
     p.add_argument("--label", required=True, help=f"e.g. {LABEL_EXAMPLE}")
+    p.add_argument("--turns", metavar="DIR", help="write the reference as the turns a model plays (one file each, 'turn-N.txt') "
+                   "to DIR and print the `rlhub play` command that plays them (sessions and tool environments)")

@@ -163,6 +163,12 @@ class SweEnvironment(FamilyEnvironment):
 
         return SweEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
 
+    def reference_turns(self, task):
+        """A session's reference as one turn: the fix as a ```diff block (patched into the tree), then SUBMIT."""
+        if self.kind != "session" or self.text_twin:  # a tool session plays its tool_turns
+            return super().reference_turns(task)
+        return [task.reference.rstrip("\n") + "\n\nSUBMIT\n"]
+
     def episode_probes(self, task):
         if self.kind != "session" or task.label.seed != 0:  # what they prove does not depend on the task
             return [], []

@@ -14,7 +14,7 @@ reference fix they must earn what the reference earns (the one probe that runs t
 from __future__ import annotations
 
 from hub import Variant
-from rlhub_terminal.probes import SOCKET, bash
+from rlhub_terminal.probes import SOCKET, bash, only_talks, submit_form
 
 ODD_OBJECTS = ("mkfifo conftest.py; " + SOCKET.format(path="pytest.ini") + "; ln -s /etc/passwd link.pth; "
                "mkfifo pipe.pth; touch \"$(printf 'z\\npipe.pth')\"")
@@ -30,7 +30,9 @@ def probes(reference: str, tests_protected: bool) -> tuple[list[Variant], list[V
     leave = bash(clashes(tests_protected), ODD_OBJECTS)
     wrong = [Variant("session_clashes_and_odd_objects", leave + "SUBMIT\n", max_reward=0.0, turns=(leave + "SUBMIT\n",),
                      note="protected paths turned file/directory, FIFOs, a socket, newline names: and no fix")]
-    fixed = reference.rstrip("\n") + "\n" + leave + "SUBMIT\n"
+    form = submit_form(reference)
+    fixed = reference.rstrip("\n") + "\n" + leave + form
     right = [Variant("session_fix_beside_clashes_and_odd_objects", fixed, turns=(fixed,),
-                     note="the reference fix, then the clashes and odd objects: the protected paths win")]
+                     note=f"the reference fix, then the clashes and odd objects: the protected paths win ({form.strip()!r})")]
+    wrong.append(only_talks())
     return wrong, right

@@ -17,7 +17,7 @@ Each reply may contain, in order:
   `python -m pytest -x -q tests/test_x.py`); you see the exit code and the output (long output is shortened);
 - ```diff blocks: a unified diff, applied at the repository root with `patch -p1` (its output is shown);
 - a fenced block with file=PATH after the language (```python file=pkg/mod.py): the whole file is written;
-- a line containing only SUBMIT: ends the session; the repository is then graded.
+- the word `SUBMIT` on a line of its own ends the session; the repository is then graded.
 You have {turns} replies; after the last one the repository is graded as it stands. It is graded by hidden
 tests, not by the repository's own: changing tests or test configuration earns nothing."""
 

@@ -88,6 +88,13 @@ class TerminalEnvironment(FamilyEnvironment):
             return super().episode(task, verifier, ctx)
         return TerminalEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
 
+    def reference_turns(self, task):
+        """A session's reference as one turn: the solution written to its file, then SUBMIT."""
+        if self.kind != "session" or self.text_twin:  # a tool session plays its tool_turns
+            return super().reference_turns(task)
+        fam = self.family.family
+        return [probes.write(fam.solution_path, self._params_of(task).reference, FENCE[fam.language]) + "SUBMIT\n"]
+
     def episode_probes(self, task):
         """On a family's first task only (what they prove does not depend on the task): in a session,
         FIFOs, sockets, directories and links where the solution goes (0), or beside it (1), and

@@ -20,6 +20,7 @@ model's failure for the analyser: at most the tests' weight, with a verdict, nev
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 
 from hub import Variant
@@ -38,6 +39,23 @@ IN_THE_WAY = {
 # Beside the solution: a FIFO, a socket, a link out, and names that split a newline-separated listing.
 ODD_NEIGHBOURS = ("mkfifo pipe; " + SOCKET.format(path="sock") + "; ln -s /etc/passwd link; "
                   "touch \"$(printf 'odd\\nname.txt')\"; mkfifo \"$(printf 'z\\npipe')\"")
+
+
+# The ways models say they are done (actions.py reads them all): each right probe ends with one,
+# chosen by its code, so the families between them play every form.
+SUBMIT_FORMS = ("SUBMIT\n", "SUBMIT:\n", "**SUBMIT**\n", "All done: the tests should pass now. SUBMIT\n", "```\nSUBMIT\n```\n")
+# A turn that only talks: no command, no file, no SUBMIT (played until the turns run out).
+TALK = "I have read the task carefully. My solution is correct and complete, and it handles every edge case."
+
+
+def submit_form(code: str) -> str:
+    return SUBMIT_FORMS[int(hashlib.sha256(code.encode()).hexdigest(), 16) % len(SUBMIT_FORMS)]
+
+
+def only_talks(turns: int = 64) -> Variant:
+    """Enough talking turns for any registry's max_turns (the play stops where the episode ends)."""
+    return Variant("session_only_talks", TALK, max_reward=0.0, turns=(TALK,) * turns,
+                   note="every turn talks about a solution and none writes one: nothing to grade")
 
 
 def bash(*commands: str) -> str:
@@ -84,9 +102,11 @@ def terminal(solution_path: str, code: str, language: str) -> tuple[list[Variant
                      "right code written to it (refused): nothing to grade", max_reward=0.0, turns=(reply,))
              for kind, make in IN_THE_WAY.items()
              for reply in [bash(f"rm -rf {path}; " + make.format(path=path)) + write(solution_path, code, language) + "SUBMIT\n"]]
-    reply = bash(ODD_NEIGHBOURS) + write(solution_path, code, language) + "SUBMIT\n"
+    form = submit_form(code)
+    reply = bash(ODD_NEIGHBOURS) + write(solution_path, code, language) + form
     right = [Variant("session_odd_neighbours", reply, note="the right code beside FIFOs, a socket, a link and names "
-                     "with newlines", turns=(reply,))]
+                     f"with newlines, then {form.strip()!r}", turns=(reply,))]
+    wrong.append(only_talks())
     not_utf8 = write(solution_path, code, language) + bash(NOT_UTF8.format(path=path)) + "SUBMIT\n"
     if language == "python":
         wrong.append(Variant("session_not_utf8", not_utf8, max_reward=0.0, turns=(not_utf8,),

@@ -38,7 +38,7 @@ replies may contain, in order:
   stdout and stderr (long output is shortened);
 - a fenced block with file=PATH after the language, e.g. ```python file={path} : its text is
   written to PATH (relative to the work directory);
-- a line containing only SUBMIT: ends the session and grades {path} with hidden tests.
+- the word `SUBMIT` on a line of its own ends the session and grades {path} with hidden tests.
 You have {turns} replies; after the last one {path} is graded as it stands."""
 
 

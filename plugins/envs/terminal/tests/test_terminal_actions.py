@@ -1,5 +1,7 @@
 """The action format parser: what runs, what is written, what is refused, and SUBMIT."""
 
+import pytest
+
 from rlhub_terminal.actions import MAX_ACTIONS, MAX_FILE_BYTES, check_path, parse_turn
 
 
@@ -53,3 +55,16 @@ def test_garbage_is_not_an_error():
     for text in ("", "\x00\x01", "``````", "SUBMITTED", "```\n```"):
         turn = parse_turn(text)
         assert turn.actions == [] and not turn.submit
+
+
+@pytest.mark.parametrize("text", ["SUBMIT", "SUBMIT:", "**SUBMIT**", "`SUBMIT`", "SUBMIT.", "- SUBMIT",
+                                  "All tests pass. SUBMIT", "Done.\n\nSUBMIT:\n", "```\nSUBMIT\n```",
+                                  "```bash\nls\n```\nNow SUBMIT"])
+def test_submit_is_read_in_the_forms_models_write(text):
+    assert parse_turn(text).submit and not parse_turn(text).notes
+
+
+@pytest.mark.parametrize("text", ["I will SUBMIT later.", "Do not submit yet.", "SUBMITTED", "submit",
+                                  "```bash\necho SUBMIT\n```", "<think>SUBMIT</think>Still working."])
+def test_submit_is_not_read_where_it_is_not_said(text):
+    assert not parse_turn(text).submit
