@@ -47,7 +47,8 @@ def parse_swe_turn(text: str) -> Turn:
         one = parse_turn(response.visible[block.start:block.end])
         turn.actions += one.actions
         turn.notes += one.notes
-    turn.submit = parse_turn(response.outside_blocks()).submit
+        turn.submit = turn.submit or one.submit  # a block holding only SUBMIT says it
+    turn.submit = turn.submit or parse_turn(response.outside_blocks()).submit
     if len(turn.actions) > MAX_ACTIONS:
         turn.notes.append(f"only the first {MAX_ACTIONS} actions of a turn are carried out "
                           f"({len(turn.actions) - MAX_ACTIONS} dropped)")

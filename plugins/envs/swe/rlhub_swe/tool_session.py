@@ -20,6 +20,7 @@ from .envs import SESSION_TURNS, SweEnvironment
 from .session import CACHE_DIRS, WorkTree
 from .tasks import build
 
+LINKED = "RLHUB_PATH_THROUGH_A_LINK"
 MAX_PATTERN_CHARS = 1000
 MAX_MATCHES = 100
 SNIPPET_CONTEXT = 3  # lines shown around an edit
@@ -73,8 +74,14 @@ class SweToolEpisode(WorkTree, WorkDirToolEpisode):
         if problem:
             raise ToolError(f"search: path {path!r}: {problem}")
         skip = " ".join(f"--exclude-dir={shlex.quote(d)}" for d in CACHE_DIRS)
-        r = self._with_retries(Action("run", f"grep -rnIF {skip} -e {shlex.quote(pattern)} -- {shlex.quote(path)} "
+        q = shlex.quote(path)
+        # grep -r follows a link named on its command line: a path through a link (to /etc, to ..) is
+        # refused, as view and replace refuse it; links met inside the tree are not followed.
+        linked = f'[ "$(realpath -s -e -- {q})" = "$(realpath -e -- {q})" ] || {{ echo {LINKED}; exit 3; }}; '
+        r = self._with_retries(Action("run", linked + f"grep -rnIF {skip} -e {shlex.quote(pattern)} -- {q} "
                                              f"| head -n {MAX_MATCHES + 1}"))
+        if r.stdout.strip() == LINKED:
+            raise ToolError(f"search: path {path!r} goes through a symbolic link: search the files themselves")
         rows = r.stdout.splitlines()
         if not rows:
             return f"no match for {pattern!r} under {path}" + (f" ({r.stderr.strip()[:300]})" if r.stderr.strip() else "")

@@ -105,3 +105,17 @@ def test_replace_says_how_many_times_old_occurs_and_changes_nothing(catalog):
     step = ep.step([call("view", path="d/l.py"), call("submit")])
     assert step.tool_results[0].is_error and "root:" not in step.tool_results[0].content
     assert step.done and step.verdict.reward == 0.0 and step.verdict.error is None  # nothing was changed
+
+
+def test_search_does_not_follow_a_link_named_as_its_path(catalog):
+    """Found by the red team: grep -r follows a link on its command line (to /etc/passwd, or `..`
+    to the whole sandbox); search now refuses a path through a link, as view and replace do."""
+    ep = catalog.episode({"env": tool_env(NAMES[0]), "seed": 0})
+    ep.reset()
+    step = ep.step([call("run", command="ln -s /etc/passwd pw && ln -s .. up"),
+                    call("search", pattern="root", path="pw"), call("search", pattern="root", path="up/etc"),
+                    call("search", pattern="def ", path=".")])
+    _, direct, through, tree = step.tool_results
+    assert direct.is_error and through.is_error and "symbolic link" in direct.content and "root:" not in through.content
+    assert not tree.is_error and "def " in tree.content and "root:" not in tree.content
+    ep.close()
