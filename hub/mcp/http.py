@@ -40,9 +40,9 @@ log = logging.getLogger(__name__)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def jsonrpc_error(status: int, message: str, code: int = -32600) -> web.Response:
+def jsonrpc_error(status: int, message: str, code: int = -32600, headers: dict[str, str] | None = None) -> web.Response:
     body = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
-    return web.json_response(body, status=status)
+    return web.json_response(body, status=status, headers=headers)
 
 
 def security_for(host: str) -> TransportSecuritySettings | None:
@@ -213,7 +213,7 @@ class MCPSessions:
         try:
             hosted = await loop.run_in_executor(None, lambda: self.host.open(label, front="mcp"))
         except EpisodeFull as exc:
-            return jsonrpc_error(503, str(exc), code=-32603)
+            return jsonrpc_error(503, str(exc), code=-32603, headers={"Retry-After": "5"})  # as the HTTP API's 503
         except UserError as exc:  # an unknown environment, a seed out of range
             return jsonrpc_error(404, str(exc))
         if not hosted.tools:

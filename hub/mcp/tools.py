@@ -30,7 +30,17 @@ TASK_URI = "rlhub://task"
 
 
 def verdict_summary(step: Step | None) -> dict[str, Any] | None:
-    """The verdict as the operator reads it: reward, passed, details (and error: no verdict)."""
+    """The verdict as the MCP client sees it (hub.serve.episodes.client_verdict: reward, passed,
+    error, tool counts; never what it was compared against)."""
+    from ..serve.episodes import client_verdict
+
+    if step is None or step.verdict is None:
+        return None
+    return client_verdict(step.verdict)
+
+
+def operator_verdict(step: Step | None) -> dict[str, Any] | None:
+    """The whole verdict, details included, for the operator (`rlhub mcp --verdict-file`, its stderr)."""
     if step is None or step.verdict is None:
         return None
     v = step.verdict.to_dict()
@@ -76,7 +86,7 @@ class EpisodeTools:
                 return error_result(str(exc))
             if step.done:
                 self.final = step
-                self.on_end(verdict_summary(step))
+                self.on_end(operator_verdict(step))  # the operator's: whole
             return call_result(step)
 
     def read(self, uri: str) -> str:

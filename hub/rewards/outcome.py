@@ -54,6 +54,13 @@ def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, 
         return time.perf_counter() - start
 
     try:
+        if catalog.get(label.env).env.text_twin:
+            # A tool environment's reward is its episode's (the agent file, /episodes, MCP): graded as
+            # one response it would pay the twin's answer for no tool work, and 0 for a transcript whose
+            # tool results it cannot trust. The run put it on the wrong path: the data's fault.
+            return Outcome.failed("bad_label", f"{label.env} is a tool environment: its reward comes from playing its "
+                                  "episode (trainer/agent_func.py, POST /episodes, MCP), not from one response",
+                                  policy, verify_s=took(), worker=worker)
         verdict = catalog.verify(label, response)
     except UserError as exc:  # unknown environment, index out of range
         return Outcome.failed("bad_label", str(exc), policy, verify_s=took(), worker=worker)

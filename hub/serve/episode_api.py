@@ -42,6 +42,8 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
         body = json.loads(raw) if raw.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadAction(f"the body is not JSON: {exc}") from None
+    except RecursionError:  # a body nested thousands deep (red team: it was a 500)
+        raise BadAction("the body is nested too deeply to read") from None
     if not isinstance(body, dict):
         raise BadAction("the body must be a JSON object")
     return body
@@ -98,7 +100,7 @@ class EpisodeAPI:
             body = await _json_body(request)
             if "action" not in body:
                 raise BadAction('send {"action": text | assistant message | [tool_calls entries]}')
-            step = await self._run(self.host.step, episode_id, body["action"])
+            step = await self._run(self.host.step, episode_id, body["action"], "http")
             return web.json_response(step_view(step), dumps=lambda o: json.dumps(o, default=str))
 
         return await self._guard(go())

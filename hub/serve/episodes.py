@@ -92,9 +92,27 @@ def result_view(result: Any) -> dict[str, Any]:
             "images": [base64.b64encode(png).decode("ascii") for png in result.images]}
 
 
+# What of a verdict's details an acting client sees. The rest (failed hidden tests with their inputs and
+# expected values, a part's reference features) would let a client that reopens the seed pass it
+# without the work (red team: 1.0 on a terminal session by a lookup table of the leaked cases).
+CLIENT_DETAILS = ("tools", "episode")
+
+
+def client_verdict(verdict: Any) -> dict[str, Any] | None:
+    """A verdict as the acting client (the model's harness, an MCP client) may see it: its reward,
+    pass, error, and the tool counts; never what it was compared against."""
+    if verdict is None:
+        return None
+    v = verdict.to_dict() if hasattr(verdict, "to_dict") else dict(verdict)
+    details = v.get("details") or {}
+    out = {"reward": v.get("reward"), "passed": v.get("passed"), "error": v.get("error"),
+           "details": {k: details[k] for k in CLIENT_DETAILS if k in details}}
+    return json.loads(json.dumps(out, default=str))
+
+
 def step_view(step: Step) -> dict[str, Any]:
-    """A step as JSON: what the HTTP API answers (images as base64 PNG)."""
-    verdict = step.verdict.to_dict() if step.verdict is not None else None
+    """A step as JSON: what the HTTP API answers (images as base64 PNG; the verdict as the client sees it)."""
+    verdict = client_verdict(step.verdict)
     return {"observation": step.observation, "done": step.done,
             "tool_results": [result_view(r) for r in step.tool_results], "notes": list(step.notes),
             "reward": verdict["reward"] if verdict else None, "passed": verdict["passed"] if verdict else None,
@@ -117,7 +135,7 @@ class Hosted:
     on_close: list[Callable[[], None]] = field(default_factory=list)  # e.g. end the MCP session that owns it
 
     def summary(self) -> dict[str, Any]:
-        verdict = self.final.verdict.to_dict() if self.final is not None and self.final.verdict else None
+        verdict = client_verdict(self.final.verdict) if self.final is not None else None
         return {"id": self.id, "label": self.label.to_json(), "front": self.front, "steps": self.steps,
                 "done": self.final is not None, "verdict": verdict}
 
@@ -208,8 +226,10 @@ class EpisodeHost:
             raise UnknownEpisode(episode_id)
         return {**hosted.summary(), "open": True}
 
-    def step(self, episode_id: str, action: Any) -> Step:
+    def step(self, episode_id: str, action: Any, front: str | None = None) -> Step:
         hosted = self.get(episode_id)
+        if front is not None and hosted.front != front:  # an MCP session's episode is stepped over MCP only
+            raise UnknownEpisode(episode_id)
         if not hosted.busy.acquire(blocking=False):
             self._count("busy")
             raise EpisodeBusy(f"a step of episode {episode_id} is running: send the next one after its answer")

@@ -39,6 +39,8 @@ async def check_ended(session: Any, calls: list[Any], result: Any) -> dict[str, 
     call after the end is an error that runs nothing."""
     verdict = verdict_of(result)
     assert verdict is not None and verdict["reward"] == 1.0 and verdict["passed"] is True, result.content
+    # The client sees the reward and its tool counts, never what it was compared against.
+    assert set(verdict["details"]) <= {"tools", "episode"}, verdict["details"]
     assert any(c.text.startswith("verdict: ") for c in result.content if c.type == "text")
     read = await session.read_resource("rlhub://verdict")
     assert json.loads(read.contents[0].text) == verdict

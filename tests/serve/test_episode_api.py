@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 import requests
 
 from hub.serve import synthetic
@@ -147,3 +148,38 @@ def test_a_lost_episode_is_rebuilt_from_its_actions(serve):
     rebuilt = create(server, replay=calls).json()
     final = step(server, rebuilt["id"], [{"function": {"name": "guess", "arguments": {"number": answer}}}]).json()
     assert final["passed"] is True and final["verdict"]["details"]["episode"]["turns"] == 2
+
+
+def test_what_the_red_team_found_is_closed(serve):
+    """A verdict shows its client the reward and the tool counts, never the hidden tests' cases (a
+    client that reopened the seed passed it by a lookup table of them); an MCP session's episode is
+    not stepped over the HTTP API; a body nested thousands deep is a 400, not a 500."""
+    from hub import Label
+    from hub.serve.episodes import EpisodeHost, UnknownEpisode
+    from hub.tools import ToolCall
+
+    server = serve()
+    eid = create(server).json()["id"]
+    ended = step(server, eid, [{"function": {"name": "guess", "arguments": {"number": n}}} for n in (0,) * 8]).json()
+    assert ended["done"] and ended["reward"] == 0.0
+    assert set(ended["verdict"]["details"]) <= {"tools", "episode"}, ended["verdict"]["details"]  # no 'extracted', no cases
+    kept = requests.get(f"{server.url}/episodes/{eid}", timeout=30).json()
+    assert set(kept["verdict"]["details"]) <= {"tools", "episode"}
+    deep = requests.post(f"{server.url}/episodes", data="[" * 100_000 + "]" * 100_000, timeout=30)
+    assert deep.status_code == 400 and "nested" in deep.json()["error"]
+
+    host = EpisodeHost(server.catalog, cap=2)
+    hosted = host.open(Label.parse(json.dumps(GUESS)), front="mcp")
+    try:
+        with pytest.raises(UnknownEpisode):
+            host.step(hosted.id, [ToolCall("guess", {"number": 1})], "http")
+    finally:
+        host.close(hosted.id)
+
+
+def test_the_reward_protocol_refuses_a_tool_environment_as_one_response(serve):
+    server = serve()
+    label = json.dumps(GUESS)
+    answer = answer_of(server)
+    got = requests.post(server.url, json={"query": [str(answer)], "prompts": [""], "labels": [label]}, timeout=30).json()
+    assert got["rewards"] == [0.0] and got["extra_logs"]["rlhub/bad_label"] == [1.0]

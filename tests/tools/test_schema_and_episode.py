@@ -141,3 +141,14 @@ def test_a_tool_that_fails_unexpectedly_ends_with_no_verdict(cat):
 def test_reasoning_never_calls_a_tool():
     text = "<think><tool_call>\n{\"name\": \"guess\", \"arguments\": {\"number\": 1}}\n</tool_call></think>done"
     assert formats.parse(text).calls == []
+
+
+def test_guesses_are_as_many_as_the_text_games_turns_however_they_are_spread(cat):
+    """Red team: 16 calls a turn let counting up 1..112 in 7 turns find any number."""
+    target = int(cat.task(LABEL).hidden["answer"])
+    with cat.episode(LABEL) as ep:
+        ep.reset()
+        scan = [ToolCall("guess", {"number": n}) for n in range(1, 17) if n != target]
+        s = ep.step(scan)
+        assert s.done and s.verdict.reward == 0.0
+        assert sum(not r.is_error for r in s.tool_results) == ep.max_turns  # the rest: after the end

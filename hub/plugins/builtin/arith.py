@@ -123,7 +123,9 @@ class Guess(Environment):
 
 
 class GuessToolEpisode(ToolEpisode):
-    """The guessing game through a tool: `guess` answers higher, lower or right (which ends it)."""
+    """The guessing game through a tool: `guess` answers higher, lower or right (which ends it).
+    As many guesses as the text game has turns, however they are spread over turns: with 16 calls
+    a turn, counting up would beat the search (red team)."""
 
     @tool
     def guess(self, number: int) -> str:
@@ -133,9 +135,14 @@ class GuessToolEpisode(ToolEpisode):
             number: your guess, a whole number.
         """
         target = int(self.task.hidden["answer"])
+        self.guesses = getattr(self, "guesses", 0) + 1
         if number == target:
             self.conclude(self.grade(str(number)), note="right")
             return f"{number} is right"
+        left = self.max_turns - self.guesses
+        if left <= 0:
+            self.conclude(self.grade(str(number)), note="no guesses left")
+            return f"no, and that was the last of your {self.max_turns} guesses"
         return f"no: the number is {'higher' if number < target else 'lower'} than {number}"
 
 
