@@ -558,11 +558,13 @@ class Extractor:
         count, r_tip, r_root, lobes = count_lobes(pts, centre, face.dir)
         tooth = {"kind": "teeth", "count": count, "lobes": lobes, "axis": _r(_canon(face.dir)),
                  "at": _r(centre), "r_max": r_tip, "r_min": r_root}
-        outline = _ordered_outline(wire, face.face) if count else None
-        if outline is not None:
-            profile = band_shares(_planar(outline, centre, face.dir))
-            if profile is not None:
-                tooth["profile"] = profile
+        try:  # a wire OCC cannot walk has no profile: where the form is graded, it fails on that
+            outline = _ordered_outline(wire, face.face) if count else None
+            profile = band_shares(_planar(outline, centre, face.dir)) if outline is not None else None
+        except Exception:  # noqa: BLE001  (OCC's Standard_Failure and its kin)
+            profile = None
+        if profile is not None:
+            tooth["profile"] = profile
         self.features.append(tooth)
 
 

@@ -124,7 +124,7 @@ class Knob(Family):
 
     def steps(self, p):
         return [f"In the XZ plane sketch the half section (X = radius): from radius {n(p['bore_d'] / 2)} to {n(p['flange_d'] / 2)} "
-                f"for Z = 0..{n(p['flange_t'])}, then {'a straight taper' if _tapered(p) else 'straight up (no taper)'} from radius "
+                f"for Z = 0..{n(p['flange_t'])}, then {'a straight taper' if _tapered(p) else 'straight up (a cylinder)'} from radius "
                 f"{n(p['body_d'] / 2)} at Z = {n(p['flange_t'])} to {n(p['top_d'] / 2)} at Z = {n(p['height'])}, closed along the axis above Z = {n(p['bore_depth'])} and along "
                 f"radius {n(p['bore_d'] / 2)} below it (the bore).",
                 "Revolve it 360 degrees about the Z axis.",
