@@ -125,6 +125,11 @@ class Family:
                 f".translate(({n(x)}, {n(y)}, {n(z - depth)}))\n"
                 "result = result.cut(pocket).cut(pin)\n")
 
+    def wrong_forms(self, p: Params) -> list[tuple[str, str, str]]:
+        """(kind, note, script) of parts with a stated form (stated.form) wrong and everything
+        else right: pointed or straight teeth for an involute gear."""
+        return []
+
     chamber_kind: str = ""  # the one task kind whose checks build `chambered` (one CAD build per check: the CI budget)
 
     def chamber_spot(self, p: Params) -> tuple[float, float, float, float, float] | None:

@@ -268,6 +268,8 @@ def derived(fam, p: Params, kind: str, grading: dict) -> list[Wrong]:
                 what = {"presence": f"{item.feature} left off", "hollow": f"solid: {item.feature} left out",
                         "face": f"{item.feature}"}[item.what]
                 made.append(Wrong("face" if item.what == "face" else f"{item.feature} missing", q, 1.0, what, script=script))
+        elif item.what == "form":
+            made = [Wrong(kind, p, 1.0, note, script=script) for kind, note, script in fam.wrong_forms(p)]
         else:
             made = _sized(fam, p, item, grading, first_sized=sized < MAX_SIZED_KINDS)
             sized += bool(made)

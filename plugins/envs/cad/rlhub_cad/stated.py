@@ -3,7 +3,8 @@ both the grading and the wrong parts are derived from.
 
 A family lists `Stated` items (`Family.stated`): a count (fins, vents, bolt holes), a feature's
 presence (vent slots, a lid lip, a chamfer, a V groove), the face a feature is on, the number of
-a shaft's steps, whether the part is hollow, a feature size or a wall thickness, each with the
+a shaft's steps, whether the part is hollow, a feature size or a wall thickness, the form of
+a feature the prompt names (involute teeth), each with the
 task kinds that state it and the measured kinds (rlhub_mesh.grading) it shows up in. Then:
 
 - `grading(fam, kind, p)`: the kind's tolerances (kinds.GRADING) with every measured kind of
@@ -28,7 +29,8 @@ EXACT = ("dimensioned", "steps", "edit", "repair")  # the prompt (or the script 
 SHOWN = ("image",) + EXACT  # ... or the drawing shows it, to scale
 DEFAULT_REQUIRE = ("hole", "slot", "bore", "teeth")  # what every proportions-graded kind matches one to one
 
-WHATS = ("count", "presence", "face", "steps", "hollow", "size", "wall", "extent")
+WHATS = ("count", "presence", "face", "steps", "hollow", "size", "wall", "extent", "form")
+TOOTH_FORM_TOL = 0.1  # rlhub_mesh.grading.tooth_form: every involute passes within 0.05, a star misses by 0.18
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,12 @@ def wall(param, feature, kinds=SHOWN) -> Stated:
     return Stated("wall", param, feature, kinds)
 
 
+def form(feature, kinds=ALL, grades=("teeth",)) -> Stated:
+    """The form of a feature the prompt names (involute teeth): the wrong parts are the family's
+    `wrong_forms` (other forms with the count and the circles right); graded as `tooth_form`."""
+    return Stated("form", "form", feature, kinds, grades)
+
+
 def for_kind(fam, p: dict, kind: str) -> list[Stated]:
     """The family's stated items for this kind and part, with every length in the exact kinds."""
     items = [s for s in fam.stated if kind in s.kinds and s.when(p)]
@@ -111,6 +119,8 @@ def grading(fam, kind: str, p: dict) -> dict:
         for s in for_kind(fam, p, kind):
             need += [g for g in s.grades if g not in need]
         out["require"] = tuple(need)
+        if any(s.what == "form" for s in for_kind(fam, p, kind)):
+            out["tooth_form"] = TOOTH_FORM_TOL
         if fam.free_shape:  # an extra face of another kind blocks the pass (compare.extra_blocks)
             out["free_shape"] = tuple(fam.free_shape)
             if fam.free_axis is not None:

@@ -335,6 +335,28 @@ def _compare(p: _Pair) -> None:
                (f" ({short} more cut short of the tip or root circle)" if short > 0 else ""))
         p.length("outer radius", r["r_max"], c["r_max"])
         p.length("inner radius", r["r_min"], c["r_min"])
+        if p.s.g.tooth_form is not None and not p.s.absolute:
+            _compare_tooth_form(p, p.s.g.tooth_form)
+
+
+def _shares(profile) -> str:
+    return "/".join(f"{v:.2f}" for v in profile)
+
+
+def _compare_tooth_form(p: _Pair, tol: float) -> None:
+    """The teeth's form (surfaces.band_shares): each quarter of the depth's share inside the
+    outline, the root quarter aside (root fillets, the pressure angle)."""
+    rp, cp = p.ref.get("profile"), p.cand.get("profile")
+    if not rp:
+        return
+    if not cp or len(cp) != len(rp):
+        p.same("tooth form", 1, 0, "its tooth form could not be read from its outline")
+        return
+    err = max(abs(a - b) for a, b in zip(rp[1:], cp[1:]))
+    p.score *= closeness(err, tol, tol)
+    if err > tol:
+        p._miss("tooth form", f"tooth form off: the outline fills {_shares(cp)} of each quarter of the tooth depth "
+                f"(root to tip), expected {_shares(rp)} (a pointed tooth leaves the tip quarter nearly empty)", err)
 
 
 # -- the cost of pairing every reference feature of a kind with every candidate one --------------

@@ -18,6 +18,11 @@
   fillet or free-form face) fails too, unless its kind is in `free_shape` (the shape the
   prompt leaves to the model, e.g. a gear's tooth flanks) and, with `free_axis`, it runs
   along that axis (a flank, not a pocket's floor).
+- `tooth_form` (normalised, where the prompt names the tooth form, e.g. "an involute spur gear"):
+  the teeth's profile, scale-free (the share of each quarter of the depth between root and tip
+  circle inside the outline), within this of the reference's in the outer three quarters: a
+  pointed (star) tooth or a thin trapezoid fails, any involute (14.5 to 25 degrees, any
+  dedendum, a spline or facets) passes.
 - In every mode the solid's sealed voids (shells beyond the outer one) must agree in number.
 - `symmetries`: placements the prompt leaves free (a turn about an axis it does not fix, which of
   two symmetric gaps): 4x4 row-major transforms of the candidate, tried besides the identity;
@@ -55,6 +60,10 @@ class Grading(BaseModel):
     free_axis: Optional[tuple[float, float, float]] = Field(
         None, description="with free_shape: only faces running along this axis are free (planes whose normal is "
                           "square to it, cylinders and cones on axes parallel to it)")
+    tooth_form: Optional[float] = Field(
+        None, gt=0, le=1, description="normalised: the teeth's form (the share of each quarter of the tooth depth "
+        "inside the outline: surfaces.band_shares) within this of the reference's in the outer three quarters "
+        "(root fillets and the pressure angle move the root quarter); None: not compared")
     volume_rel: float = Field(0.5, gt=0, description="normalised: the volume within this fraction of the reference's")
     symmetries: tuple[tuple[float, ...], ...] = Field((), description="free placements: 4x4 row-major transforms")
     spin: Optional[tuple[tuple[float, float, float], tuple[float, float, float]]] = Field(

@@ -38,7 +38,7 @@ from OCP.TopoDS import TopoDS_Shape
 
 from . import brep, policy, surfaces
 
-RUNNER_VERSION = 8  # bump when measurements change: it keys the reference cache
+RUNNER_VERSION = 9  # bump when measurements change: it keys the reference cache
 MEASURING_MARK = "rlhub-mesh: measuring the part\n"
 _HEADER = struct.Struct("<II")  # length of the JSON note, length of the B-rep
 _MAX_NOTE = 64 << 10

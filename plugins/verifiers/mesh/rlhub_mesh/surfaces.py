@@ -15,7 +15,9 @@ seam, or a face around a cross hole, differently from one construction to the ne
 - planes: the remaining flat faces, one per (outward normal, offset), with area and centroid;
 - surfaces: free-form faces, by centroid and area;
 - teeth (on request): lobes of the most detailed flat outline, counted around its centroid; a
-  lobe short of the tip circle (a broken tooth) is no tooth.
+  lobe short of the tip circle (a broken tooth) is no tooth. With them the tooth form
+  (`profile`): the share of each quarter of the depth between root and tip circle inside the
+  outline.
 
 The result is two lists of JSON-able records: `features` (what a machinist cuts) and `form`
 (the body they are cut into). Tolerances here are only for recognising one surface; all
@@ -554,8 +556,16 @@ class Extractor:
         # move the mean of the outline's points by its share of the points (a tenth of a tooth's depth)
         centre = _plane_area(face)[1]
         count, r_tip, r_root, lobes = count_lobes(pts, centre, face.dir)
-        self.features.append({"kind": "teeth", "count": count, "lobes": lobes, "axis": _r(_canon(face.dir)),
-                              "at": _r(centre), "r_max": r_tip, "r_min": r_root})
+        tooth = {"kind": "teeth", "count": count, "lobes": lobes, "axis": _r(_canon(face.dir)),
+                 "at": _r(centre), "r_max": r_tip, "r_min": r_root}
+        try:  # a wire OCC cannot walk has no profile: where the form is graded, it fails on that
+            outline = _ordered_outline(wire, face.face) if count else None
+            profile = band_shares(_planar(outline, centre, face.dir)) if outline is not None else None
+        except Exception:  # noqa: BLE001  (OCC's Standard_Failure and its kin)
+            profile = None
+        if profile is not None:
+            tooth["profile"] = profile
+        self.features.append(tooth)
 
 
 def _sections(stack) -> list[dict]:
@@ -670,6 +680,88 @@ def count_lobes(points, centre, normal, bins: int = 720):
     tips = crossings(highs, hi - (1 - TIP_LEVEL) * depth)
     roots = crossings(lows, hi - TIP_LEVEL * depth)
     return min(lobes, tips, roots), hi, lo, lobes
+
+
+PROFILE_BANDS = 4  # the tooth depth (root to tip circle) in this many bands, for its profile
+
+
+def _ordered_outline(wire, face):
+    """The wire's points in order round the outline (each edge in its sense along the wire,
+    curved ones sampled): a polygon whose area within a circle is exact for straight flanks.
+    None where OCC cannot walk the wire."""
+    pts = []
+    explorer = BRepTools_WireExplorer(TopoDS.Wire_s(wire), face)
+    while explorer.More():
+        edge = explorer.Current()
+        c = BRepAdaptor_Curve(edge)
+        a, b = c.FirstParameter(), c.LastParameter()
+        k = 1 if canonical.straight(c) else 16
+        ts = [a + (b - a) * i / k for i in range(k + 1)]
+        if edge.Orientation() == TopAbs_REVERSED:
+            ts.reverse()
+        pts += [_xyz(c.Value(t)) for t in ts[:-1]]  # an edge's end is the next one's start
+        explorer.Next()
+    return pts if len(pts) >= 3 else None
+
+
+def _planar(points, centre, normal):
+    """Points in the plane normal to `normal`, as (x, y) about `centre`."""
+    n = _unit(normal)
+    x = _unit(_cross(n, (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)))
+    y = _cross(n, x)
+    return [(_dot(_sub(p, centre), x), _dot(_sub(p, centre), y)) for p in points]
+
+
+def disk_area(polygon, r: float) -> float:
+    """Area of a closed polygon ((x, y) about the origin, either sense) within the circle of
+    radius r: a sum over its edges of their triangle with the origin cut by the circle."""
+    total = 0.0
+    for i, a in enumerate(polygon):
+        b = polygon[(i + 1) % len(polygon)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        qa, qb, qc = dx * dx + dy * dy, 2 * (a[0] * dx + a[1] * dy), a[0] * a[0] + a[1] * a[1] - r * r
+        cuts = [0.0]
+        disc = qb * qb - 4 * qa * qc
+        if qa > 0 and disc > 0:
+            root = math.sqrt(disc)
+            cuts += [t for t in sorted(((-qb - root) / (2 * qa), (-qb + root) / (2 * qa))) if 0 < t < 1]
+        cuts.append(1.0)
+        for t0, t1 in zip(cuts, cuts[1:]):
+            p, q = (a[0] + dx * t0, a[1] + dy * t0), (a[0] + dx * t1, a[1] + dy * t1)
+            cross = p[0] * q[1] - p[1] * q[0]
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            if mx * mx + my * my < r * r:  # (a tangent edge touches the circle: outside)
+                total += cross / 2  # the piece inside: its triangle with the origin
+            else:
+                total += r * r / 2 * math.atan2(cross, p[0] * q[0] + p[1] * q[1])  # outside: the circle's sector
+    return abs(total)
+
+
+def _nearest(polygon) -> float:
+    """The polygon's least distance from the origin (on an edge, not only at a vertex: a root
+    land drawn as a chord dips inside the root circle)."""
+    best = math.inf
+    for i, a in enumerate(polygon):
+        b = polygon[(i + 1) % len(polygon)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length2 = dx * dx + dy * dy
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, -(a[0] * dx + a[1] * dy) / length2))
+        best = min(best, math.hypot(a[0] + dx * t, a[1] + dy * t))
+    return best
+
+
+def band_shares(polygon, bands: int = PROFILE_BANDS) -> list[float] | None:
+    """The tooth form, scale-free: the share of each of `bands` rings between the outline's
+    root and tip circle (its least and greatest distance from the centre) that lies inside it,
+    root to tip. An involute tooth keeps a land at the tip (its outer ring about 0.3 full); a
+    pointed (star) tooth tapers to nothing there; a straight trapezoid is thinner half way up."""
+    r_root, r_tip = _nearest(polygon), max(math.hypot(x, y) for x, y in polygon)
+    if not r_tip > r_root > 0:
+        return None
+    radii = [r_root + (r_tip - r_root) * k / bands for k in range(bands + 1)]
+    areas = [disk_area(polygon, r) for r in radii]
+    return [round(max(0.0, min(1.0, (areas[k + 1] - areas[k]) / (math.pi * (radii[k + 1] ** 2 - radii[k] ** 2)))), 4)
+            for k in range(bands)]
 
 
 def _fill(values):

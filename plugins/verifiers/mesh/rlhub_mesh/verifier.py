@@ -5,8 +5,8 @@ the part in `result`), `grading` (the tolerance the prompt implies: grading.py),
 ({"invariance": ...}) and `features` (hints; "teeth" asks for tooth counting). The response's script is the last ```python block,
 else the whole text. See README.md for the reward, with a worked example.
 
-1. Gate: no code, a forbidden construct, a syntax error, a timeout, running out of memory or a
-   crash: 0. The script raised or left no `result`: `error_reward` (0.01). `result` is not one
+1. Gate: no code, a forbidden construct, a syntax error, a timeout (the script's, or measuring
+   a part too costly to measure in the time left), running out of memory or a crash: 0. The script raised or left no `result`: `error_reward` (0.01). `result` is not one
    valid, closed, non-degenerate solid (or is absurdly complex): `invalid_reward` (0.02).
    A solid more than `wrong_size_factor` times too large or too small: `valid_floor` (0.05).
 2. Measured from the B-rep in a process the model's code never ran in (runner.py), compared
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 INVARIANCE_MODES = ("none", "rotation", "scale", "rotation+scale")  # rlhub_mesh.align.MODES
 
 RUNNER = "rlhub_mesh.runner:build"
-RUNNER_VERSION = 8  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
+RUNNER_VERSION = 9  # must match rlhub_mesh.runner.RUNNER_VERSION (not imported: it pulls in OCC)
 MEASURING_MARK = "rlhub-mesh: measuring the part"  # runner.MEASURING_MARK
 _REFERENCES = cache.LRU(size=128)
 GATE_STAGES = ("policy", "error", "result", "invalid", "too_complex", "timeout", "memory", "crash")
@@ -144,7 +144,14 @@ class MeshIoU(Verifier):
             raise GateFailure("memory", f"the script ran out of memory ({ctx.profile.memory_mb} MB limit)")
         if not isinstance(value, dict) or not isinstance(value.get("ok"), bool):
             how = f"signal {r.signal}" if r.signal else f"exit code {r.exit_code}"
-            if measuring:  # the model's process was gone: its B-rep broke the measuring process
+            # The model's process was gone: its part outlasted or broke the measuring process.
+            # Killed for time (or by SIGKILL, which only the limits send): the part is too costly
+            # to measure, graded as a script past its time limit (0), not as an invalid solid.
+            if measuring and (r.timed_out or r.signal == 9):
+                limit = f"the {ctx.profile.wall_timeout_s:g} s limit" if r.timed_out else f"its time or memory limit ({how})"
+                raise GateFailure("timeout", f"measuring the part ran past {limit}: the script's own part is too costly "
+                                  "to measure (far more faces or edges than the task needs)")
+            if measuring:
                 raise GateFailure("invalid", f"the part's B-rep crashed the measurement ({how}); a valid solid does not")
             if r.timed_out:
                 raise GateFailure("timeout", f"the script ran past the {ctx.profile.wall_timeout_s:g} s limit")

@@ -121,3 +121,22 @@ def test_the_models_process_ending_badly_is_named(ctx, script, stage):
     value = probe(ctx, script).value
     assert value["ok"] is False and value["stage"] == stage, value
     assert time.monotonic() - start < 8
+
+
+def test_a_part_too_costly_to_measure_is_a_timeout_not_an_invalid_solid(sandbox, profile, fresh_worker):
+    """A valid plate with 600 small holes builds within the script's limit, but measuring it
+    outlasts the task's wall clock (the red team's 1200-hole plate: signal 9 after 20 s, graded
+    as a B-rep that crashed the measurement, 0.02): it is the script's part that took the time,
+    so it earns what a script past its limit earns, 0, and the reason says measuring."""
+    from hub import VerifyContext
+    from rlhub_mesh.verifier import MeshIoU
+
+    plate = ("import cadquery as cq\n"
+             "pts = [(-60 + 120 * i / 29, -22 + 44 * j / 19) for i in range(30) for j in range(20)]\n"
+             "result = cq.Workplane('XY').box(135, 55, 6).faces('>Z').workplane().pushPoints(pts).hole(0.8)\n")
+    ctx = VerifyContext(profile=profile.merged(wall_timeout_s=4, cpu_s=4), _sandbox=sandbox)
+    verifier = MeshIoU(MeshIoU.Config(measure_reserve_s=0.5))  # the script's own limit 3.5 s: it builds in ~1.7
+    v = verifier.verify(cq_task("import cadquery as cq\nresult = cq.Workplane('XY').box(135, 55, 6)\n"),
+                        f"```python\n{plate}```", ctx)
+    assert v.reward == 0.0 and v.details["stage"] == "timeout", v.details
+    assert v.details["reason"].startswith("measuring the part ran past"), v.details

@@ -116,3 +116,68 @@ def test_symmetries_are_rigid_transforms():
 def test_the_rotation_helper_turns_about_its_axis():
     m = placement.rotation((10, 0, 0), (0, 0, 1), math.pi / 2)
     assert m[:3, :3] @ [20, 0, 0] + m[:3, 3] == pytest.approx([10, 10, 0])
+
+
+def _involute(z, m, pressure=20.0, dedendum=1.25, points=7):
+    """A spur gear's outline (x, y) as the CAD family draws it: involute flanks traced with
+    `points` points, root lands as chords."""
+    pitch_r, tip_r, root_r = m * z / 2, m * z / 2 + m, m * z / 2 - dedendum * m
+    base_r = pitch_r * math.cos(math.radians(pressure))
+    inv = lambda a: math.tan(a) - a  # noqa: E731
+    half = lambda r: math.pi / (2 * z) + inv(math.radians(pressure)) - inv(math.acos(min(1.0, base_r / r)))  # noqa: E731
+    start = max(base_r, root_r)
+    side = [(r, half(r)) for r in (start + (tip_r - start) * k / (points - 1) for k in range(points))]
+    side = [(root_r, side[0][1])] + side if root_r < start else side
+    out = []
+    for i in range(z):
+        c = 2 * math.pi * i / z
+        out += [(r * math.cos(c - a), r * math.sin(c - a)) for r, a in side]
+        out += [(r * math.cos(c + a), r * math.sin(c + a)) for r, a in reversed(side)]
+    return out
+
+
+def _straight(z, m, tip_frac, root_frac):
+    """Straight-flanked teeth spanning these fractions of the pitch at the tip and the root."""
+    tip_r, root_r, pitch = m * z / 2 + m, m * z / 2 - 1.25 * m, 2 * math.pi / z
+    out = []
+    for i in range(z):
+        c = i * pitch
+        corners = [(root_r, c - root_frac * pitch / 2), (tip_r, c - tip_frac * pitch / 2)]
+        corners += [(tip_r, c + tip_frac * pitch / 2)] if tip_frac > 0 else []
+        corners += [(root_r, c + root_frac * pitch / 2)] if root_frac < 1 else []
+        out += [(r * math.cos(a), r * math.sin(a)) for r, a in corners]
+    return out
+
+
+def _teeth_record(outline, z):
+    from rlhub_mesh.surfaces import band_shares
+
+    radii = [math.hypot(x, y) for x, y in outline]
+    tooth = {"kind": "teeth", "count": z, "lobes": z, "axis": [0, 0, 1], "at": [0, 0, 5], "r_max": max(radii),
+             "r_min": min(radii), "profile": band_shares(outline)}
+    return record([tooth])
+
+
+def test_disk_area_of_a_polygon_is_exact():
+    from rlhub_mesh.surfaces import disk_area
+
+    square = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    assert disk_area(square, 0.5) == pytest.approx(math.pi / 4)  # the circle inside the square
+    assert disk_area(square, 2.0) == pytest.approx(4.0)  # the square inside the circle
+    assert disk_area(list(reversed(square)), 1.0) == pytest.approx(math.pi)  # either sense
+
+
+@pytest.mark.parametrize("z, m", [(14, 3.0), (19, 1.0), (32, 1.0), (48, 1.5)])
+def test_the_tooth_form_tells_an_involute_from_pointed_or_straight_teeth(z, m):
+    """Where the prompt names the form ("an involute spur gear") the teeth's profile is graded:
+    any involute passes (14.5 to 25 degrees, another dedendum, finer flanks); a star (pointed
+    teeth, the red team's 1.0 before) and a thin trapezoid fail; without `tooth_form` they pass."""
+    ref = _teeth_record(_involute(z, m), z)
+    form = Grading(**LOOSE, tooth_form=0.1)
+    for right in (_involute(z, m, pressure=14.5), _involute(z, m, pressure=25.0), _involute(z, m, dedendum=1.157),
+                  _involute(z, m, dedendum=1.4), _involute(z, m, points=40)):
+        assert compare.compare(ref, _teeth_record(right, z), form).passed
+    for wrong in (_straight(z, m, 0.0, 1.0), _straight(z, m, 0.25, 0.5), _straight(z, m, 0.5, 0.5)):
+        c = compare.compare(ref, _teeth_record(wrong, z), form)
+        assert not c.passed and any("tooth form off" in m.text and m.required for m in c.mismatches), c.mismatches
+        assert compare.compare(ref, _teeth_record(wrong, z), Grading(**LOOSE)).passed  # the count and circles alone

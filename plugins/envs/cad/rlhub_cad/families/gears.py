@@ -6,7 +6,7 @@ import math
 
 from ..family import Edit, Family, changed
 from ..mutations import Bare, Count, Resize
-from ..stated import count, presence, size
+from ..stated import count, form, presence, size
 from ..fmt import mm, n
 
 TOOTH_FACES = ("plane", "arc", "fillet", "surface")  # what a tooth flank can be measured as
@@ -22,9 +22,12 @@ class SpurGear(Family):
     unscaled = ("pressure_deg",)
     mutations = (Resize("bore_d", "bore diameter"), Resize("face_width", "face width"), Count("teeth", "teeth"), Bare())
     bare_note = "a plain blank at the tip diameter, no teeth, no bore"
-    stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the bore"), size("bore_d", "bore diameter", kinds=("image",)))
-    # The tooth profile is the model's where only the count is stated: any flanks (flat
-    # facets, arcs, splines, root fillets) parallel to the axis; nothing else may be added.
+    stated = (count("teeth", "teeth", grades=("teeth",)), presence("omit", "the bore"), size("bore_d", "bore diameter", kinds=("image",)),
+              form("involute teeth (a land at the tip, flanks widening to the root)", kinds=("abstract", "image")))
+    # Where only the count and the form are stated, how the flanks are built is the model's: any
+    # faces (flat facets, arcs, splines, root fillets) parallel to the axis, nothing else added;
+    # the tooth form is graded as a whole (grading.tooth_form: the outline's share of each
+    # quarter of the tooth depth), so pointed or straight teeth fail.
     free_shape, free_axis = TOOTH_FACES, (0.0, 0.0, 1.0)
 
     def solid_spot(self, p):
@@ -48,6 +51,30 @@ class SpurGear(Family):
         cut = (f"{self.FLANK}\n    if i == teeth // 2:  # a broken tooth: cut off at half its height\n"
                "        flank = [(r, a) for r, a in flank if r <= (start_r + tip_r) / 2]")
         return script.replace(self.FLANK, cut, 1)
+
+    def wrong_forms(self, p):
+        """Teeth of the right count, tip and root circles and bore, but not involute: pointed
+        (a star: straight from each tip to the root between teeth, no tip land) and straight-
+        sided trapezoids (half the pitch wide at the root, a quarter at the tip)."""
+        return [("star teeth", "pointed star teeth: straight from a point on the tip circle to the root, no tip land",
+                 self._straight_teeth(p, tip_frac=0.0, root_frac=1.0)),
+                ("trapezoid teeth", "straight-sided trapezoid teeth, half the pitch wide at the root and a quarter at the tip",
+                 self._straight_teeth(p, tip_frac=0.25, root_frac=0.5))]
+
+    def _straight_teeth(self, p, tip_frac: float, root_frac: float) -> str:
+        """The gear with straight-flanked teeth spanning `tip_frac` of the pitch at the tip circle
+        and `root_frac` at the root circle (1: the flanks of neighbours meet on it)."""
+        return "\n".join([
+            "import cadquery as cq", "import math", "", "# A gear with straight-flanked teeth (not involute).", f"# Frame: {self.frame}.",
+            f"module = {n(p['module'])}", f"teeth = {p['teeth']}", f"face_width = {n(p['face_width'])}", f"bore_d = {n(p['bore_d'])}",
+            f"tip_frac, root_frac = {tip_frac!r}, {root_frac!r}  # of the pitch, at the tip and the root circle", "",
+            "tip_r = module * teeth / 2 + module", "root_r = module * teeth / 2 - 1.25 * module", "pitch = 2 * math.pi / teeth",
+            "outline = []", "for i in range(teeth):", "    c = i * pitch",
+            "    corners = [(root_r, c - root_frac * pitch / 2), (tip_r, c - tip_frac * pitch / 2)]",
+            "    if tip_frac > 0:", "        corners.append((tip_r, c + tip_frac * pitch / 2))",
+            "    if root_frac < 1:", "        corners.append((root_r, c + root_frac * pitch / 2))",
+            "    outline += [(r * math.cos(a), r * math.sin(a)) for r, a in corners]", "",
+            'result = cq.Workplane("XY").polyline(outline).close().extrude(face_width).faces(">Z").workplane().hole(bore_d)', ""])
 
     def bare(self, p):
         tip = p["module"] * p["teeth"] / 2 + p["module"]

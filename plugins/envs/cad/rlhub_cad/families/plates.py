@@ -8,9 +8,12 @@ from ..mutations import Bare, DropFillets, Flag, Resize, Shift
 from .. import stated as st
 
 
-# The rounded corners: stated by the prompts that give every number, shown in the drawing (an
-# abstract prompt does not mention them).
-_FILLETS = st.Stated("presence", "corner_r", "the corner fillets", st.SHOWN, ("fillet",), 0.0, when=lambda p: p["corner_r"] > 0)
+# The corners: rounded or square, as every prompt says in words (`_Plate.corner_words`; an
+# unstated choice failed the plates that chose otherwise) and the exact kinds in mm; the
+# wrong part has the other corners.
+_FILLETS = st.Stated("presence", "corner_r", "the corner fillets", st.ALL, ("fillet",), 0.0, when=lambda p: p["corner_r"] > 0)
+_SQUARE = st.Stated("presence", "corner_r", "the square corners (rounded instead)", ("abstract", "image"), ("fillet",), 3.0,
+                    when=lambda p: p["corner_r"] == 0)
 
 
 class _Plate(Family):
@@ -46,6 +49,9 @@ class _Plate(Family):
         if p["corner_r"] > 0:
             out.append(f"corner_r = {n(p['corner_r'])}  # vertical corner edges rounded")
         return out
+
+    def corner_words(self, p):
+        return "rounded corners" if p["corner_r"] > 0 else "square corners"
 
     def _corners(self, p):
         return f", vertical corner edges rounded to {mm(p['corner_r'])} radius" if p["corner_r"] > 0 else ", square corners"
@@ -116,7 +122,7 @@ class HolePlate(_Plate):
     mutations = (Shift("the hole pattern"), Resize("hole_d", "hole diameter"), Resize("length", "length"),
                  DropFillets("corner_r", "the corner fillets"), Bare())
     stated = (st.count("nx", "columns of holes (along X)"), st.count("ny", "rows of holes (along Y)"), st.presence("omit", "the holes"),
-              st.size("hole_d", "hole diameter", kinds=("image",)), _FILLETS)
+              st.size("hole_d", "hole diameter", kinds=("image",)), _FILLETS, _SQUARE)
 
     chamber_kind = "dimensioned"
 
@@ -148,7 +154,7 @@ class HolePlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return (f"a flat rectangular mounting plate with a {p['nx']} by {p['ny']} grid of through holes "
+        return (f"a flat rectangular mounting plate with {self.corner_words(p)} and a {p['nx']} by {p['ny']} grid of through holes "
                 f"({p['nx']} along X, {p['ny']} along Y)")
 
     def _pattern(self, p):
@@ -216,7 +222,7 @@ class SlotPlate(_Plate):
     mutations = (Shift("the slots"), Resize("slot_w", "slot width"), Resize("width", "width"),
                  DropFillets("corner_r", "the corner fillets"), Bare())
     stated = (st.count("slots", "slots"), st.presence("omit", "the slots"), st.size("slot_w", "slot width", kinds=("image",)),
-              _FILLETS)
+              _FILLETS, _SQUARE)
 
     def adjusted(self, p, key, value):
         """Another number of slots over the same span (or at the least pitch from one slot)."""
@@ -248,7 +254,7 @@ class SlotPlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return (f"a flat rectangular plate with {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} "
+        return (f"a flat rectangular plate with {self.corner_words(p)} and {p['slots']} parallel through slot{'s' if p['slots'] > 1 else ''} "
                 f"running along Y for adjustable mounting")
 
     def _slots(self, p):
@@ -321,7 +327,7 @@ class CounterborePlate(_Plate):
                  Flag("plain", True, "plain holes", "plain holes instead of counterbored ones", presence=True),
                  Resize("length", "length"), Bare())
     stated = (st.presence("omit", "the counterbores"), st.face("cbore_face", "bottom", "the counterbores on the bottom face", kinds=st.SHOWN),
-              st.size("cbore_d", "counterbore diameter", kinds=("image",)), _FILLETS)
+              st.size("cbore_d", "counterbore diameter", kinds=("image",)), _FILLETS, _SQUARE)
 
     def alternative(self, p):
         out = self._sketched(p, "Counterbored plate: sketched outline; holes and counterbores cut as cylinders.")
@@ -335,7 +341,7 @@ class CounterborePlate(_Plate):
         return "\n".join(out)
 
     def abstract(self, p):
-        return "a rectangular plate with four counterbored screw holes near its corners"
+        return f"a rectangular plate with {self.corner_words(p)} and four counterbored screw holes near its corners"
 
     def _holes(self, p):
         return (f"four through holes of {mm(p['hole_d'])} diameter at the corners of a {mm(p['pitch_x'])} (X) by "

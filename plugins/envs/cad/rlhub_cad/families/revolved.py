@@ -19,6 +19,17 @@ def _revolve(section):
             "    .close()", "    .revolve(360, (0, 0, 0), (0, 1, 0))  # about the workplane's Y, which is global Z"]
 
 
+_SHAPE_KINDS = ("abstract", "image")  # the kinds that state the grip's shape in words only (the others give top_d in mm)
+
+
+def _tapered(p) -> bool:
+    return p["top_d"] < p["body_d"]
+
+
+def _grip_words(p) -> str:
+    return "a tapered grip" if _tapered(p) else "a straight cylindrical grip"
+
+
 class Knob(Family):
     name = "knob"
     noun = "a control knob"
@@ -28,7 +39,11 @@ class Knob(Family):
     mutations = (Resize("bore_depth", "bore depth"), Resize("bore_d", "bore diameter"), Resize("height", "height"), Bare())
     bare_note = "the revolved grip without its bore or top fillet"
     stated = (presence("omit", "the shaft bore"), presence("no_fillet", "the rounded top", grades=("fillet",)),
-              presence("no_flange", "the grip flange", grades=("boss", "plane")), size("bore_d", "bore diameter", kinds=("image",)))
+              presence("no_flange", "the grip flange", grades=("boss", "plane")), size("bore_d", "bore diameter", kinds=("image",)),
+              # the grip's shape, as the prompt says it (a sampled knob's grip may be straight):
+              # the wrong part has the other one (script options `straight_grip`, `tapered_grip`)
+              presence("straight_grip", "the grip's taper", kinds=_SHAPE_KINDS, grades=("cone",), when=lambda p: _tapered(p)),
+              presence("tapered_grip", "the grip's straight sides", kinds=_SHAPE_KINDS, grades=("boss",), when=lambda p: not _tapered(p)))
 
     def solid_spot(self, p):
         return ((p["bore_d"] / 2 + p["flange_d"] / 2) / 2, 0.0, p["flange_t"] / 2,
@@ -67,8 +82,20 @@ class Knob(Family):
             bad.append("top fillet must be positive")
         return bad
 
+    def _grip(self, p):
+        """The params with a wrong part's grip option applied: `straight_grip` makes a tapered grip
+        straight, `tapered_grip` tapers a straight one (by up to 2 mm a side, leaving the top
+        fillet a wall thicker than itself)."""
+        if p.get("straight_grip"):
+            return {**p, "top_d": p["body_d"]}
+        if p.get("tapered_grip"):
+            wall = (p["body_d"] - p["bore_d"]) / 2
+            return {**p, "top_d": p["body_d"] - 2 * min(2.0, (wall - p["top_fillet"]) / 2)}
+        return p
+
     def script(self, p, omit=False):
-        out = _header("Knob: a revolved half-section (grip flange at the bottom, tapered grip), a blind bore from below, "
+        p = self._grip(p)
+        out = _header(f"Knob: a revolved half-section (grip flange at the bottom, {_grip_words(p)}), a blind bore from below, "
                       "the top edge rounded.", self.frame, p,
                       ["flange_d", "flange_t", "body_d", "top_d", "height", "bore_d", "bore_depth", "top_fillet"])
         out += ["", "# Half section in the XZ plane: X is the radius, Z the height."]
@@ -85,19 +112,20 @@ class Knob(Family):
         return "\n".join(out)
 
     def abstract(self, p):
-        return "a round control knob with a grip flange at its base, a tapered grip, a rounded top and a blind shaft bore"
+        return f"a round control knob with a grip flange at its base, {_grip_words(p)}, a rounded top and a blind shaft bore"
 
     def dimensioned(self, p):
+        grip = (f"the grip tapers straight from {mm(p['body_d'])} diameter at the flange's top face to {mm(p['top_d'])} at the top"
+                if _tapered(p) else f"the grip is a straight cylinder {mm(p['body_d'])} in diameter up to the top")
         return (f"A knob {mm(p['height'])} tall overall. At the bottom is a grip flange {mm(p['flange_d'])} in diameter and "
-                f"{mm(p['flange_t'])} thick; above it the grip tapers straight from {mm(p['body_d'])} diameter at the flange's "
-                f"top face to {mm(p['top_d'])} at the top, where the outer edge is rounded with a {mm(p['top_fillet'])} fillet. "
+                f"{mm(p['flange_t'])} thick; above it {grip}, where the outer edge is rounded with a {mm(p['top_fillet'])} fillet. "
                 f"A blind bore {mm(p['bore_d'])} in diameter goes up from the bottom face on the axis, {mm(p['bore_depth'])} deep "
                 f"with a flat end.")
 
     def steps(self, p):
         return [f"In the XZ plane sketch the half section (X = radius): from radius {n(p['bore_d'] / 2)} to {n(p['flange_d'] / 2)} "
-                f"for Z = 0..{n(p['flange_t'])}, then a straight taper from radius {n(p['body_d'] / 2)} at Z = {n(p['flange_t'])} "
-                f"to {n(p['top_d'] / 2)} at Z = {n(p['height'])}, closed along the axis above Z = {n(p['bore_depth'])} and along "
+                f"for Z = 0..{n(p['flange_t'])}, then {'a straight taper' if _tapered(p) else 'straight up (a cylinder)'} from radius "
+                f"{n(p['body_d'] / 2)} at Z = {n(p['flange_t'])} to {n(p['top_d'] / 2)} at Z = {n(p['height'])}, closed along the axis above Z = {n(p['bore_depth'])} and along "
                 f"radius {n(p['bore_d'] / 2)} below it (the bore).",
                 "Revolve it 360 degrees about the Z axis.",
                 f"Fillet the top face's outer edge with radius {mm(p['top_fillet'])}."]
