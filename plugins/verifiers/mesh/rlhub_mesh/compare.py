@@ -129,7 +129,10 @@ def _vec(v) -> np.ndarray:
 
 
 def _dist(a, b) -> float:
-    return float(np.linalg.norm(_vec(a) - _vec(b)))
+    # The same operations in the same order as _distances (np.linalg.norm sums another way, and the
+    # last bit then differs: the matching's cost matrix must be this rule exactly).
+    d = _vec(a) - _vec(b)
+    return float(np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
 
 
 def _parallel(a, b) -> bool:
