@@ -32,10 +32,12 @@ class RlhubTrlEnvironment:
 
     def __init__(self) -> None:
         self._episode = None
+        self._reward: float | None = None
         self.turn_errors = 0
 
     def reset(self, label: str = "", **row: Any) -> None:
         self._close()
+        self._reward = None
         episode = catalog().episode(label)
         if type(episode).__name__ != self._episode_class:
             raise ValueError(f"label {label[:80]!r} is not an episode of {self.env_id} (its tools differ)")
@@ -50,7 +52,14 @@ class RlhubTrlEnvironment:
         return "\n\n".join([r.content for r in step.tool_results] + list(step.notes)) or step.observation
 
     def get_reward(self) -> float:
-        """The verdict's reward; an episode the model left unfinished is graded as it stands."""
+        """The verdict's reward; an episode the model left unfinished is graded as it stands. The same
+        on every call until the next reset: TRL calls it as a reward function of its own, and a user's
+        reward function reading it would otherwise find the episode closed and read 0."""
+        if self._reward is None:
+            self._reward = self._grade()
+        return self._reward
+
+    def _grade(self) -> float:
         episode = self._episode
         if episode is None:
             return 0.0

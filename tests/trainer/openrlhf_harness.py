@@ -93,9 +93,9 @@ HERMES = HERMES.replace("%}\n", "%}{{ '\\n' }}")  # HF's jinja drops a newline r
 MERGED_WORDS = ("guess", "number", "tool_call", "arguments")  # single tokens, so a re-tokenisation would show
 
 
-def hermes_tokenizer():
+def hermes_tokenizer(chat_template: str = HERMES):
     """A byte-level BPE with a few merges (so text has one canonical tokenisation and others that
-    decode to the same text) and Qwen2.5's tool-calling chat template."""
+    decode to the same text) and Qwen2.5's tool-calling chat template (trimmed, unless given another)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
 
@@ -112,5 +112,5 @@ def hermes_tokenizer():
     tok.decoder = decoders.ByteLevel()
     hf = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>",
                                  additional_special_tokens=["<|im_start|>"])
-    hf.chat_template = HERMES
+    hf.chat_template = chat_template
     return hf

@@ -52,6 +52,7 @@ def test_trl_environment_plays_a_tool_episode_to_its_verdict():
     assert env.get_reward() == 0.0  # not found yet: graded as it stands
     env.reset(**row)
     assert guess(number=target) == f"{target} is right" and env.get_reward() == 1.0
+    assert env.get_reward() == 1.0  # read again (TRL's own reward column and a user's): still the verdict's
 
 
 def test_trl_environment_rejects_what_it_cannot_play():
