@@ -11,6 +11,14 @@ text environment of that kind and `--tasks` tasks each:
 
     python plugins/envs/docqa/cheap_report.py [--tasks 10] [--registry registry.yaml]
 
+With --memorised TRAIN TEST it measures instead, per environment, the blind policy "the answer
+other tasks of the same question wording have": the most common gold per wording (rlhub_docqa.
+wording: the table's entity, ids and years dropped), also with its years moved to the prompt's
+title year, learned over tasks 0..TRAIN-1 and played on the next TEST tasks (one answer, no
+reading). It prints every environment over 0.05 and the max over all:
+
+    python plugins/envs/docqa/cheap_report.py --memorised 150 100 [--jobs 8]
+
 The heuristic reads row labels off the prompt itself, so the same script measures an older
 rlhub (run with that checkout first on PYTHONPATH) for a before/after table.
 """
@@ -55,11 +63,59 @@ def heuristic(kind: str, prompt: str) -> str:
     return r"\boxed{0 trillion}"
 
 
+_CAT = None
+
+
+def _memorised_one(job) -> tuple[str, float, float]:
+    """(env id, held-out mean of the plain memorised gold, of the year-moved one)."""
+    global _CAT
+    registry, env_id, train, test = job
+    from rlhub_docqa.wording import learn, policies
+
+    _CAT = _CAT or Catalog.load(registry)
+    renv = next(iter(_CAT.select(env_id)))
+    samples = []
+    for i in range(train):
+        p = renv.env.params(i)
+        samples.append((p.question.text, p.title, p.question.shown))
+    memo, got = learn(samples), defaultdict(list)
+    for i in range(train, train + test):
+        label, p = renv.label(i), renv.env.params(i)
+        task = _CAT.task(label)
+        for name, responses in policies(memo, p.question.text, p.title).items():
+            got[name].append(_CAT.verify(label, responses[0], task=task).reward if responses else 0.0)
+    plain, moved = (statistics.mean(v) for v in got.values())
+    return env_id, plain, moved
+
+
+def memorised_report(registry: str, train: int, test: int, jobs: int) -> None:
+    from multiprocessing import Pool
+
+    ids = [r.id for r in Catalog.load(registry).select("docqa/*")
+           if not r.id.endswith(("-vision-v1", "-128k-v1", "-1m-v1", "-tools-v1"))]
+    with Pool(jobs) as pool:
+        rows = sorted(pool.map(_memorised_one, [(registry, i, train, test) for i in ids]), key=lambda r: -max(r[1:]))
+    print(f"memorised gold per wording: learned on tasks 0..{train - 1}, played on {train}..{train + test - 1}")
+    print(f"{'environment':<40}{'plain':>8}{'years moved':>13}")
+    for env_id, plain, moved in rows:
+        if max(plain, moved) > 0.05:
+            print(f"{env_id:<40}{plain:>8.3f}{moved:>13.3f}")
+    best = rows[0]
+    print(f"max over {len(rows)} environments: {max(best[1:]):.3f} ({best[0]}); "
+          f"over 0.1: {sum(max(r[1:]) > 0.1 for r in rows)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", type=int, default=10, help="tasks per environment")
     ap.add_argument("--registry", default="registry.yaml")
+    ap.add_argument("--memorised", type=int, nargs=2, metavar=("TRAIN", "TEST"),
+                    help="measure the memorised-gold-per-wording policy instead")
+    ap.add_argument("--jobs", type=int, default=8)
     args = ap.parse_args()
+    if args.memorised:
+        memorised_report(args.registry, *args.memorised, args.jobs)
+        return
     cat = Catalog.load(args.registry)
     rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for renv in cat.select("docqa/*"):

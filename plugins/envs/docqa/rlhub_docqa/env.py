@@ -185,11 +185,16 @@ class DocQAFamily(Family[Doc]):
         (as printed, and scaled to the full amount), every label of the table as a list, its first
         and last labels, a random row with one of its values; and for a ranking or a list, rows
         by their position in print with the question's column (the first two, rows 2 and 3, the
-        last two, in either order; the first or last k)."""
+        last two, in either order; the first or last k); and the gold other tasks of the same
+        question wording had (memorised per wording, also with its years moved to this document's:
+        a deadline a fixed period after December 31 of the title's year, a ratio of fixed shares)."""
+        from .wording import memorised, policies
+
+        remembered = policies(memorised(self.world, self.qkind), p.question.text, p.title)
         table = p.question.table
         if table is None:
-            return {}
-        return {**self._table_guesses(table), **self._positional(p.question)}
+            return remembered
+        return {**self._table_guesses(table), **self._positional(p.question), **remembered}
 
     @staticmethod
     def _positional(q: Question) -> dict[str, list[str]]:

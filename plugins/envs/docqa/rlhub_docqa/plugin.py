@@ -15,7 +15,7 @@ from .questions import KINDS
 from .worlds import BUILDERS
 
 # CAGR over temperatures or test runs means nothing, and a contract's fees grow at the escalation its
-# terms state (a lookup: a constant 2.5% farmed its CAGR and percent change): those skip them. A loan's tables hold 3-4
+# terms state (a lookup: a constant 2.5% farmed its CAGR and percent change): those skip them. A loan's tables hold 3-7
 # items, too few for a list whose items are at most half of them; a contract's rate card is ordered by
 # seniority, so its top rows are a list a positional guess finds. Rankings are over five (lists six)
 # rows or more whose names and order vary by document (a growing row's top two periods are its last

@@ -154,16 +154,21 @@ def _ref(table: Table, row: str, col: str) -> str:
 
 
 def absent_items(world: World) -> list[tuple[str, int | None]]:
-    """Items the document never states, each with the table it would belong to: the world's own
-    (plausible rows no document has) and rows other documents of this kind print but this one
-    does not (a department another budget has), so that no item name alone gives the answer away."""
+    """Items the document never states, each with the table it would belong to: rows other
+    documents of this kind print but this one does not (a department another budget has), and
+    the world's own (an invoice number beyond the register's), so that no item name alone gives
+    the answer away (names no document prints did: "Balloon payment" was only ever unanswerable)."""
     return list(zip(world.absent_rows, world.absent_in or [None] * len(world.absent_rows))) + list(world.unprinted)
 
 
-def abstention(rng: random.Random, world: World, table: Table, arithmetic: bool = False) -> Question | None:
+def abstention(rng: random.Random, world: World, table: Table, arithmetic: bool = False,
+               tables: list[Table] | None = None) -> Question | None:
     """A lookup (or, for the arithmetic kind, a sum or difference) asked of an item the document
-    never states, phrased as its answerable questions are: the answer is to say so."""
-    items = absent_items(world)
+    never states, phrased as its answerable questions are: the answer is to say so. `tables`: the
+    tables the kind's answerable questions ask of (a lookup's), so that an absent item's table
+    is never one only unanswerable questions name."""
+    items = [(name, where) for name, where in absent_items(world)
+             if where is None or not tables or any(world.tables[where] is t for t in tables)]
     if not items:
         return None
     absent, where = rng.choice(items)
@@ -192,7 +197,7 @@ def lookup(rng: random.Random, world: World, abstain: bool = False) -> Question 
     tables = [t for t in world.tables if len({v for _, vs in t.rows for v in vs if v}) >= LOOKUP_MIN_VALUES]
     table, row, col, v = _cell(rng, world, rng.choice(tables) if tables else None)
     if abstain:
-        return abstention(rng, world, table)
+        return abstention(rng, world, table, tables=tables)
     if v is None or sum(x == v for _, values in table.rows for x in values) > 1:
         return None  # a value printed many times (equal payments) would be found by a random pick
     q = f"What is the value of {_ref(table, row, col)}? {unit_phrase(table, col, row)}"

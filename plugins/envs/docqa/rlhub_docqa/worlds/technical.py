@@ -13,7 +13,12 @@ def datasheet(rng: random.Random, entity: str) -> World:
     part = f"{rng.choice(['LT', 'TPS', 'AD', 'MAX'])}{rng.randint(1000, 9999)}"
     specs = [("Supply voltage", 2.7, 5.5, "V"), ("Quiescent current", 20, 400, "uA"), ("Output current", 0.5, 3, "A"),
              ("Switching frequency", 200, 2200, "kHz"), ("Efficiency at 1 A", 80, 96, "%"),
-             ("Line regulation", 0.01, 0.2, "%/V"), ("Thermal resistance", 25, 60, "C/W")]
+             ("Line regulation", 0.01, 0.2, "%/V"), ("Thermal resistance", 25, 60, "C/W"),
+             ("Soft-start time", 0.5, 8, "ms"), ("Output voltage ripple", 5, 40, "mV")]
+    # seven of the nine, in datasheet order: the two a datasheet leaves out are its absent items, and
+    # other datasheets print them (an absent item that no datasheet has would give itself away)
+    kept = set(rng.sample(range(len(specs)), 7))
+    specs = [s for i, s in enumerate(specs) if i in kept]
     units_ = {name: u for name, _, _, u in specs}
     rows = []
     for name, lo, hi, _ in specs:
@@ -28,8 +33,7 @@ def datasheet(rng: random.Random, entity: str) -> World:
     release = dt.date(rng.randint(2012, 2023), rng.randint(1, 12), rng.randint(1, 28))
     world = World("datasheet", entity, f"{part} synchronous buck converter datasheet", [elec, drift],
                   dates=[("initial release date", release), ("revision B date", release + dt.timedelta(days=rng.randint(100, 700)))],
-                  durations=[("last-time-buy deadline after the end-of-life notice", rng.choice([180, 270, 365]), "revision B date")],
-                  absent_rows=["Soft-start time", "Output voltage ripple"], absent_in=(0, 0))
+                  durations=[("last-time-buy deadline after the end-of-life notice", rng.choice([180, 270, 365]), "revision B date")])
     return world
 
 
@@ -51,8 +55,7 @@ def testreport(rng: random.Random, entity: str) -> World:
     start = dt.date(rng.randint(2015, 2024), rng.randint(1, 12), rng.randint(1, 28))
     return World("testreport", entity, f"{entity} product qualification test report", [results, trend],
                  dates=[("test start date", start), ("test completion date", start + dt.timedelta(days=rng.randint(3, 30)))],
-                 durations=[("retest deadline for failed items", rng.choice([14, 30]), "test completion date")],
-                 absent_rows=["Surge immunity", "Acoustic noise"], absent_in=(0, 0))
+                 durations=[("retest deadline for failed items", rng.choice([14, 30]), "test completion date")])
 
 
 def sla(rng: random.Random, entity: str) -> World:
@@ -60,8 +63,10 @@ def sla(rng: random.Random, entity: str) -> World:
                            "Search cluster"], 5)
     year = rng.randint(2018, 2024)
     months = [f"{m} {year}" for m in ["Jan", "Feb", "Mar", "Apr", "May", "Jun"]]
+    # tens to hundreds a month: the growth of a few incidents is a ratio of small whole numbers, a few
+    # of which (5/3, 2) made the same CAGR and percent change again and again
     incidents = Table(f"{entity}: Incidents by service", "Service", months,
-                      [(s, series(rng, 6, rng.uniform(3, 30), (-0.2, 0.3))) for s in services], unit="incidents",
+                      [(s, series(rng, 6, rng.uniform(20, 200), (-0.2, 0.3))) for s in services], unit="incidents",
                       periods="month")
     rows = []
     for s in services:
@@ -73,5 +78,4 @@ def sla(rng: random.Random, entity: str) -> World:
     end = dt.date(year, 6, 30)
     return World("sla", entity, f"{entity} service level report H1 {year}", [incidents, summary],
                  dates=[("reporting period end", end), ("report issue date", end + dt.timedelta(days=rng.randint(5, 25)))],
-                 durations=[("service credit claim deadline", rng.choice([30, 45, 60]), "report issue date")],
-                 absent_rows=["Video transcoding", "Mobile push"])
+                 durations=[("service credit claim deadline", rng.choice([30, 45, 60]), "report issue date")])
