@@ -11,7 +11,7 @@ shutdown. At the cap a new session gets 503 and nothing is opened; an opening re
 
 Responses are JSON, not SSE streams (the SDK's `json_response` mode, which its clients read: no
 server-to-client messages ride a call, and a call costs a fraction of a stream; see
-scripts/bench_tool_steps.py). The SDK's transport (`StreamableHTTPServerTransport`) and server loop speak the protocol; this
+benchmarks/bench_tool_steps.py). The SDK's transport (`StreamableHTTPServerTransport`) and server loop speak the protocol; this
 module only keeps the sessions, as the SDK's session manager does, but with a server per episode
 (tools differ per episode). The service is aiohttp, the transport ASGI: `asgi_call` bridges one
 request. Only the handshake era of the protocol is served (a session is the episode): a request of

@@ -6,7 +6,7 @@ in-process, over the HTTP episode API, over MCP stdio (`rlhub mcp`) and over str
 of each and what each adds to the direct call. Then 64 episodes at once
 over HTTP and over MCP HTTP: throughput and errors.
 
-    python scripts/bench_tool_steps.py [--steps 2000] [--concurrent 64] [--steps-each 20]
+    python benchmarks/bench_tool_steps.py [--steps 2000] [--concurrent 64] [--steps-each 20]
 
 The service runs in a child process (`rlhub serve`), as in production; the clients here. The
 registry is the default one with the episode's turn budget raised, so one episode takes every step.
