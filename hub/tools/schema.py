@@ -95,10 +95,17 @@ class ToolResult:
     is_error: bool = False
     images: list[bytes] = field(default_factory=list)
 
+    def text(self) -> str:
+        """The content, and a line saying what images came with it: a text transcript (a trainer's,
+        an OpenAI `tool` message) cannot show them, and the model should not think none came."""
+        if not self.images:
+            return self.content
+        return self.content + f"\n[{len(self.images)} image(s) returned with this result: not shown in a text transcript]"
+
     def message(self) -> dict[str, Any]:
-        """The result as an OpenAI chat `tool` message (images are not part of it: they travel
-        beside, as the trainer's multimodal input)."""
-        msg = {"role": "tool", "name": self.name, "content": self.content}
+        """The result as an OpenAI chat `tool` message (its images named, not carried: MCP and the
+        HTTP episode API carry them)."""
+        msg = {"role": "tool", "name": self.name, "content": self.text()}
         if self.call_id:
             msg["tool_call_id"] = self.call_id
         return msg

@@ -48,7 +48,8 @@ class TurnFormat:
         data: any chat or tool-call markup in them is neutralised, so they neither close the turn
         early nor read as calls."""
         results, notes = list(results), [self.neutral(n) for n in notes if n]
-        texts = [self.neutral(getattr(r, "content", r) if not isinstance(r, str) else r) for r in results]
+        texts = [self.neutral(r if isinstance(r, str) else r.text() if hasattr(r, "text") else getattr(r, "content", r))
+                 for r in results]
         if not results or not self.tool_open:  # no tool turns in this format: the results as text
             named = [f"[{getattr(r, 'name', 'tool')}] {t}" for r, t in zip(results, texts)]
             return self.feedback(action_text, "\n\n".join(named + notes))

@@ -152,3 +152,11 @@ def test_guesses_are_as_many_as_the_text_games_turns_however_they_are_spread(cat
         s = ep.step(scan)
         assert s.done and s.verdict.reward == 0.0
         assert sum(not r.is_error for r in s.tool_results) == ep.max_turns  # the rest: after the end
+
+
+def test_a_text_transcript_says_a_result_came_with_images():
+    from hub.trainers.turn_format import PRESETS
+
+    r = ToolBox(tools_of(Notebook())).call(ToolCall("look", {"caption": "the part"}))
+    assert r.message()["content"] == "the part\n[1 image(s) returned with this result: not shown in a text transcript]"
+    assert "1 image(s) returned" in PRESETS["chatml"].tool_feedback("<tool_call>...</tool_call>", [r])
