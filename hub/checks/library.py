@@ -467,9 +467,8 @@ def has_mutation_report(renv) -> bool:
 # Checks planned only for the environments they apply to (no skip to report elsewhere), and
 # checks that look at the first task only.
 def is_tool_env(renv) -> bool:
-    from ..core.env import Environment
-
-    return getattr(type(renv.env), "tool_turns", Environment.tool_turns) is not Environment.tool_turns
+    """A tool environment (Environment.tool_episode set): it must also say its reference as tool calls."""
+    return bool(getattr(renv.env, "is_tool_env", False))
 
 
 def has_twin(renv) -> bool:

@@ -8,6 +8,7 @@ answer is verified.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -93,6 +94,9 @@ class Environment:
     # A tool environment's text twin: the environment whose verifier grades the same tasks (same
     # hidden data, same reference), checked in full; the tool one's own checks are its tool play.
     text_twin: str | None = None
+    # A tool environment's episode class (a hub.tools.episode.ToolEpisode): its @tool methods are
+    # the prompt's tools.
+    tool_episode: type | None = None
     # Number of distinct tasks; None means "any non-negative seed" (generated environments).
     num_tasks: int | None = None
 
@@ -133,8 +137,17 @@ class Environment:
 
     def tools(self, task: Task) -> list[dict[str, Any]]:
         """The OpenAI function schemas of the tools the task's episode offers (a prompt's `tools`
-        column, which a chat template renders). Default: none (a text environment)."""
-        return []
+        column, which a chat template renders): those of `tool_episode`; none for a text environment."""
+        if self.tool_episode is None:
+            return []
+        from ..tools.schema import schemas_of
+
+        return copy.deepcopy(list(schemas_of(self.tool_episode)))  # a caller may edit its copy
+
+    @property
+    def is_tool_env(self) -> bool:
+        """Whether its episodes act through tools (their reward is the episode's, never one response's)."""
+        return self.tool_episode is not None
 
     def tool_turns(self, task: Task) -> list[list[Any]]:
         """A tool environment's reference played as tool calls (hub.tools.ToolCall), turn by turn:

@@ -54,7 +54,7 @@ def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, 
         return time.perf_counter() - start
 
     try:
-        if catalog.get(label.env).env.text_twin:
+        if catalog.get(label.env).env.is_tool_env:
             # A tool environment's reward is its episode's (the agent file, /episodes, MCP): graded as
             # one response it would pay the twin's answer for no tool work, and 0 for a transcript whose
             # tool results it cannot trust. The run put it on the wrong path: the data's fault.

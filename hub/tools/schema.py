@@ -22,6 +22,7 @@ an argument too large) is answered with a tool error that says what was wrong, n
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import re
@@ -224,6 +225,13 @@ def tools_of(obj: Any) -> list[Tool]:
             if mark and mark["name"] not in seen and attr not in {t.fn.__name__ for t in seen.values()}:
                 seen[mark["name"]] = Tool(getattr(obj, attr))
     return list(seen.values())
+
+
+@functools.lru_cache(maxsize=None)
+def schemas_of(episode_class: type) -> tuple[dict[str, Any], ...]:
+    """The OpenAI schemas of a tool episode class's tools, built once per class (a prompt file of
+    10,000 rows asks for them on every row, and each Tool builds a pydantic model)."""
+    return tuple(t.schema() for t in tools_of(episode_class))
 
 
 class ToolBox:

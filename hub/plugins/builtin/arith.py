@@ -16,7 +16,7 @@ from ...core.family import Family, register_families
 from ...core.task import Task
 from ...core.variant import Variant
 from ..hookspecs import hookimpl
-from ...tools import ToolCall, tool, tools_of
+from ...tools import ToolCall, tool
 from ...tools.episode import ToolEpisode
 from .exact import ExactHidden
 
@@ -158,11 +158,10 @@ class GuessTools(Guess):
                        "`guess` tool: each wrong guess tells you whether the number is higher or lower.")
         return task
 
+    tool_episode = GuessToolEpisode  # its @tool methods are the prompt's tools
+
     def episode(self, task, verifier, ctx):
         return GuessToolEpisode(task, verifier, ctx, max_turns=self.max_turns)
-
-    def tools(self, task: Task) -> list[dict]:
-        return [t.schema() for t in tools_of(GuessToolEpisode)]
 
     def tool_turns(self, task: Task) -> list[list[ToolCall]]:
         return [[ToolCall("guess", {"number": int(task.hidden["answer"])})]]

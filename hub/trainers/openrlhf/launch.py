@@ -156,10 +156,8 @@ def tool_format_for(run: RunConfig, strict: bool, tok: Any = None) -> tuple[str,
 
 
 def offers_tools(env) -> bool:
-    """Whether an environment's episodes offer tools (it overrides `tools`), without building a task."""
-    from ...core.env import Environment
-
-    return type(env).tools is not Environment.tools
+    """Whether an environment's episodes offer tools, without building a task."""
+    return bool(getattr(env, "is_tool_env", False))
 
 
 def tool_prompts(catalog, tok: Any) -> tuple[Any, bool, str | None]:

@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from hub import Task, Variant, Verdict
-from hub.tools import ToolCall, ToolError, ToolOutput, tool, tools_of
+from hub.tools import ToolCall, ToolError, ToolOutput, tool
 from hub.tools import formats
 from hub.tools.episode import TOOL_INSTRUCTIONS, ToolEpisode
 from rlhub_mesh.extract import extract_script
@@ -176,11 +176,10 @@ class CadToolEnvironment(CadEnvironment):
         task.prompt = _tool_prompt(task.prompt)
         return task
 
+    tool_episode = CadToolEpisode  # its @tool methods are the prompt's tools
+
     def episode(self, task, verifier, ctx):
         return CadToolEpisode(task, verifier, ctx, max_turns=self.max_turns)
-
-    def tools(self, task: Task) -> list[dict]:
-        return [t.schema() for t in tools_of(CadToolEpisode)]
 
     def tool_turns(self, task: Task) -> list[list[ToolCall]]:
         """Build the reference script, then submit what was built."""

@@ -20,7 +20,7 @@ from hub.core.env import rng_for
 from hub.core.family import FamilyEnvironment
 from hub.core.task import Task
 from hub.core.verifier import Verdict
-from hub.tools import ToolCall, formats, tool, tools_of
+from hub.tools import ToolCall, formats, tool
 from hub.tools.episode import TOOL_INSTRUCTIONS, ToolEpisode
 from rlhub_answer.extract import extract_answer
 
@@ -149,13 +149,12 @@ class DocQAToolEnvironment(FamilyEnvironment):
                               "approx_tokens": tokens})
         return task
 
+    tool_episode = DocQAToolEpisode  # its @tool methods are the prompt's tools
+
     def episode(self, task, verifier, ctx):
         ep = DocQAToolEpisode(task, verifier, ctx, max_turns=self.max_turns)
         ep.document = self.document(task.label.index)
         return ep
-
-    def tools(self, task: Task) -> list[dict]:
-        return [t.schema() for t in tools_of(DocQAToolEpisode)]
 
     def secrets(self, task: Task) -> list[str]:
         """The answer (looked up or computed: the prompt shows no document now) and the document's

@@ -12,7 +12,7 @@ import shlex
 from hub import Variant
 from hub.sessions.actions import Action, check_path
 from hub.sessions.tools import WorkDirToolEpisode
-from hub.tools import ToolCall, ToolError, tool, tools_of
+from hub.tools import ToolCall, ToolError, tool
 from hub.tools.formats import DEFAULT_FORMAT, render
 
 from . import prompts
@@ -218,11 +218,10 @@ class SweToolEnvironment(SweEnvironment):
                                             SweToolEpisode.max_calls_per_turn)
         return task
 
+    tool_episode = SweToolEpisode  # its @tool methods are the prompt's tools
+
     def episode(self, task, verifier, ctx):
         return SweToolEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
-
-    def tools(self, task) -> list[dict]:
-        return [t.schema() for t in tools_of(SweToolEpisode)]
 
     def _calls(self, task) -> tuple[list[ToolCall], object]:
         b = build(self._params_of(task))

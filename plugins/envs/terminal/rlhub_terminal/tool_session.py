@@ -12,7 +12,7 @@ import shlex
 
 from hub import Variant
 from hub.sessions.tools import WorkDirToolEpisode, tools_prompt
-from hub.tools import ToolCall, tool, tools_of
+from hub.tools import ToolCall, tool
 from hub.tools.formats import DEFAULT_FORMAT, render
 
 from .envs import SESSION_TURNS, TerminalEnvironment
@@ -95,11 +95,10 @@ class TerminalToolEnvironment(TerminalEnvironment):
                        + tools_prompt(finish, SESSION_TURNS, TerminalToolEpisode.max_calls_per_turn))
         return task
 
+    tool_episode = TerminalToolEpisode  # its @tool methods are the prompt's tools
+
     def episode(self, task, verifier, ctx):
         return TerminalToolEpisode(task, verifier, ctx, max_turns=SESSION_TURNS)
-
-    def tools(self, task) -> list[dict]:
-        return [t.schema() for t in tools_of(TerminalToolEpisode)]
 
     def tool_turns(self, task) -> list[list[ToolCall]]:
         return tool_turns(self.family.family.solution_path, self._params_of(task).reference)
