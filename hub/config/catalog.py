@@ -26,6 +26,7 @@ from ..core.task import Label, Task
 from ..core.rubric import RubricSpec
 from ..core.verifier import Verdict, Verifier, VerifierIdentity, VerifyContext, grade
 from .rubrics import resolve_rubric
+from ..assets import is_url
 
 
 @dataclass
@@ -105,6 +106,7 @@ class Catalog:
         self.registry = registry
         self.plugins = plugins
         self.envs: dict[str, ResolvedEnv] = {}
+        self.asset_uses: list[tuple[str, str]] = []  # (registry file:line: field, pinned URL): `rlhub assets`
         self._resolve()
 
     @classmethod
@@ -118,6 +120,10 @@ class Catalog:
         for name, fields in reg.data.profiles.items():
             profiles[name] = self._profile(name, dict(fields), profiles)
         self.profiles = profiles
+        for name, prof in profiles.items():
+            where = self.registry.where("profiles", name) if name in reg.data.profiles else "a plugin's profile"
+            self.asset_uses += [(f"{where}: profiles.{name}.mounts[{k}].src", m.src)
+                                for k, m in enumerate(prof.mounts) if is_url(m.src)]
 
         chosen: dict[str, tuple[int, EnvEntry, EnvSpec, float]] = {}
         for i, entry in enumerate(reg.data.environments):
@@ -214,12 +220,15 @@ class Catalog:
         src = entry.dataset
         assert src is not None
         where = self.registry.where("environments", i, "dataset")
-        if src.path is not None:
+        # A pinned URL stays a URL: it is fetched (once per node) when its rows or files are first needed.
+        self.asset_uses += [(self.registry.at(i, "dataset", f), getattr(src, f)) for f in ("path", "assets")
+                            if getattr(src, f) is not None and is_url(getattr(src, f))]
+        if src.path is not None and not is_url(src.path):
             path = self.registry.resolve_path(src.path, i)
             if not path.exists():
                 raise RegistryError(f"{self.registry.at(i, 'dataset', 'path')}: no such file {str(path)!r}")
             src = src.model_copy(update={"path": str(path)})
-        if src.assets is not None:
+        if src.assets is not None and not is_url(src.assets):
             assets = self.registry.resolve_path(src.assets, i)
             if not assets.is_dir():
                 raise RegistryError(f"{self.registry.at(i, 'dataset', 'assets')}: no such folder {str(assets)!r}")

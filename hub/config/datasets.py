@@ -11,6 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..assets import AssetError, AssetRef, is_url, local
 from ..core.env import Environment
 from ..core.errors import RegistryError
 from .registry import DatasetSource
@@ -41,10 +42,11 @@ class DatasetEnvironment(Environment):
         datasets.disable_progress_bars()
         try:
             if src.path is not None:
-                fmt = src.format or _FORMATS.get(Path(src.path).suffix.lower())
+                name = AssetRef.parse(src.path).name if is_url(src.path) else src.path
+                fmt = src.format or _FORMATS.get(Path(name).suffix.lower())
                 if fmt is None:
                     raise RegistryError(f"{self.where}: cannot tell the format of {src.path!r}; set dataset.format")
-                ds = datasets.load_dataset(fmt, data_files=src.path, split="train")
+                ds = datasets.load_dataset(fmt, data_files=self._local(src.path), split="train")
             else:
                 ds = datasets.load_dataset(src.hf, split=src.split)
         except RegistryError:
@@ -69,10 +71,23 @@ class DatasetEnvironment(Environment):
     def label(self, index: int) -> Label:
         return Label(env=self.id, row=index)
 
+    def _local(self, value: str) -> str:
+        """A local path, or a pinned URL fetched into the asset cache (a fetch that fails or does not
+        match its pin is the registry entry's error)."""
+        try:
+            return local(value)
+        except AssetError as exc:
+            raise RegistryError(f"{self.where}: dataset {self.id}: {exc}") from None
+
+    @cached_property
+    def assets(self) -> str | None:
+        """The entry's `assets` folder on this machine (an archive URL: extracted once per node)."""
+        return self._local(self.source.assets) if self.source.assets else None
+
     def _with_assets(self, row: dict) -> dict:
         """The row, with the entry's `assets` folder as the column 'assets' (where the row has none)."""
         if self.source.assets:
-            row.setdefault("assets", self.source.assets)
+            row.setdefault("assets", self.assets)
         return row
 
     def _prepared(self, row: dict, index: int) -> dict:

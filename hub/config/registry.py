@@ -25,6 +25,11 @@ field, and says what was expected: a bad registry never starts a run.
           path: data/qa.jsonl      # JSONL or Parquet (via `datasets`), or `hf: org/name`
           columns: {prompt: question, answer: answer}
         verifier: exact_match
+      - dataset:                   # files in object storage, pinned (`rlhub assets push` prints the pins)
+          id: mydata/swe-v1
+          path: s3://bucket/swe/sha256/HEX/swe.jsonl#sha256=HEX
+          assets: s3://bucket/swe/sha256/HEX/repos.tar#sha256=HEX    # a folder, as a tar archive
+          preset: swebench
 
 When several entries match one environment, the last one wins (more specific entries go last).
 """
@@ -56,7 +61,8 @@ class DatasetSource(_Strict):
     """An environment declared from a dataset: columns map to prompt, answer, tests..."""
 
     id: str
-    path: Optional[str] = None
+    path: Optional[str] = Field(None, description="a local file (relative to the registry) or a pinned URL: "
+                                                  "s3://bucket/qa.jsonl#sha256=HEX (see `rlhub assets`)")
     hf: Optional[str] = None
     split: str = "train"
     format: Optional[Literal["json", "parquet", "csv"]] = None
@@ -67,7 +73,16 @@ class DatasetSource(_Strict):
     reference_template: Optional[str] = Field(None, description="builds the reference response, e.g. '{prompt}{solution}'")
     domain: Optional[str] = None
     assets: Optional[str] = Field(None, description="a folder of files the rows refer to (a benchmark's repositories), "
-                                                    "relative to the registry; rows see its absolute path as the column 'assets'")
+                                                    "relative to the registry, or a pinned tar archive URL (extracted "
+                                                    "once into the asset cache); rows see its absolute path as the "
+                                                    "column 'assets'")
+
+    @field_validator("path", "assets")
+    @classmethod
+    def _pinned(cls, v: Optional[str], info) -> Optional[str]:
+        from ..assets import pinned
+
+        return v if v is None else pinned(v, archive=info.field_name == "assets")
 
     @field_validator("id")
     @classmethod

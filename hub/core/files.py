@@ -3,6 +3,7 @@ failure never leaves half of one behind."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -24,6 +25,14 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO[Any]], None], mode
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def read_text(path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> str:

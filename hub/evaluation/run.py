@@ -169,9 +169,11 @@ def summarize(records: Iterable[dict[str, Any]], attempts: int = 1) -> list[dict
 
 
 def read_trajectories(path: str | Path) -> list[dict[str, Any]]:
+    from ..assets.remote import local_input
+
     records = []
     expected = "a trajectory written by `rlhub eval` (with 'label' and 'turns')"
-    for i, rec in read_jsonl(path, "trajectories file", expected):
+    for i, rec in read_jsonl(local_input(str(path), "trajectories file"), "trajectories file", expected):
         if not isinstance(rec, dict) or "label" not in rec or "turns" not in rec:
             raise UserError(f"{path}:{i}: expected {expected}")
         records.append(rec)

@@ -7,15 +7,8 @@ import json
 from pathlib import Path
 
 from ..core.errors import UserError
+from ..core.files import sha256_file
 from . import MANIFEST
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def build(folder: Path, distribution: str, version: str) -> dict:

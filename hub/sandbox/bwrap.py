@@ -158,7 +158,7 @@ def bwrap_argv(profile: Profile, *, persistent_work: bool, extra_dirs: tuple[str
         path = os.path.join("/etc", entry)
         if os.path.exists(path):
             argv += ["--ro-bind", path, path]
-    binds = _minimal(python_binds() + tuple((d, d) for d in extra_dirs)) + [(m.src, m.dst) for m in profile.mounts]
+    binds = _minimal(python_binds() + tuple((d, d) for d in extra_dirs)) + [(m.host_path(), m.dst) for m in profile.mounts]
     parents: list[str] = []
     for _, dst in binds:  # bwrap would copy the host's modes (/root is 0700): make them traversable
         parent = os.path.dirname(dst.rstrip("/"))

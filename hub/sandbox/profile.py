@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Mount(BaseModel):
-    """A host path made visible read-only inside the sandbox."""
+    """A host path made visible read-only inside the sandbox; `src` may be a pinned asset URL
+    (`s3://bucket/pages.tar#sha256=HEX`), fetched into the asset cache and bound from there."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     src: str
     dst: str
+
+    @field_validator("src")
+    @classmethod
+    def _pinned(cls, v: str) -> str:
+        from ..assets import pinned
+
+        return pinned(v)
+
+    def host_path(self) -> str:
+        """`src` on this machine: a pinned URL fetched (verified) into the asset cache."""
+        from ..assets import local
+
+        return local(self.src)
 
 
 class Profile(BaseModel):

@@ -70,6 +70,13 @@ CASES = [
     (["prefetch"], 2, "nothing to prefetch"),
     (["prefetch", "x"], 2, "bad release 'x'"),
     (["search", "--show", "not a repo!!"], 2, "not a repository id"),
+    (["assets"], 2, "the following arguments are required: ACTION"),
+    (["assets", "push", "{m}", "{d}"], 2, "no such file or folder to push"),
+    (["assets", "push", "{e}", "ftp://mirror.example/p"], 2, "scheme 'ftp' is not allowed"),
+    (["assets", "pull"], 2, "nothing to pull"),
+    (["assets", "pull", "https://mirror.example/x.bin"], 2, "is not pinned: write it as URL#sha256=HEX"),
+    (["assets", "ls", "--registry", "{m}"], 2, "no such registry file"),
+    (["eval", "--base-url", DEAD, "--model", "m", "--out", "ftp://h/t.jsonl"], 2, "scheme 'ftp' is not allowed"),
     (["no-such-verb"], 2, "invalid choice 'no-such-verb'"),
 ]
 

@@ -42,6 +42,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import sys
 
     from ..common import catalog, output_path
+    from ...assets.remote import remote_output
     from ...core.errors import EXIT_NO_VERDICT, UserError
     from ...evaluation import report
     from ...evaluation.endpoint import probe
@@ -62,8 +63,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UserError(f"--max-no-verdict is a share of the samples, in [0, 1]; got {args.max_no_verdict}")
     if args.concurrency <= 0 or args.max_tokens <= 0:
         raise UserError("--concurrency and --max-tokens must be positive")
-    out = output_path(args.out, "--out")
-    report_path = output_path(args.report, "--report", "report.html") if args.report else None
+    remote_out, remote_report = remote_output(args.out, "--out"), remote_output(args.report, "--report")
+    out = remote_out.local if remote_out else output_path(args.out, "--out")
+    report_path = (remote_report.local if remote_report else
+                   output_path(args.report, "--report", "report.html") if args.report else None)
     cat = catalog(args)
     if args.prompts:
         labels = load_labels(cat, args.prompts, args.n, args.seed, selected(args))
@@ -78,9 +81,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                    max_tokens=args.max_tokens, temperature=args.temperature, api_key=api_key,
                                    step_timeout=args.step_timeout, progress=not args.json))
     rows = summarize(records, args.attempts)
+    if remote_out:  # written here line by line as ever, then uploaded whole
+        out = remote_out.upload()
     if report_path is not None:
         report.write(cat, records, rows, report_path, model=args.model, base_url=args.base_url,
                      registry=cat.registry.name, out=str(out))
+        if remote_report:
+            report_path = remote_report.upload()
     if args.json:
         print(json.dumps({"out": str(out), "report": str(report_path) if report_path else None,
                           "registry": cat.registry.name, "summary": rows}))
@@ -119,6 +126,8 @@ def _compare(args: argparse.Namespace) -> int:
 
 def cmd_rescore(args: argparse.Namespace) -> int:
     from ..common import catalog, output_path
+    from ...assets import is_url
+    from ...assets.remote import remote_output
     from ...core.errors import UserError
     from ...evaluation.run import read_trajectories, rescore, summarize
     from ...evaluation.stats import fmt
@@ -126,9 +135,15 @@ def cmd_rescore(args: argparse.Namespace) -> int:
     records = read_trajectories(args.trajectories)
     if not records:
         raise UserError(f"{args.trajectories}: no trajectories in it: nothing to rescore")
-    out = output_path(args.out or str(Path(args.trajectories).with_suffix("")) + ".rescored.jsonl", "--out")
+    given = args.trajectories
+    stem = given.rsplit(".", 1)[0] if is_url(given) and "." in given.rsplit("/", 1)[-1] else \
+        given if is_url(given) else str(Path(given).with_suffix(""))
+    remote = remote_output(args.out or stem + ".rescored.jsonl", "--out")
+    out = remote.local if remote else output_path(args.out or stem + ".rescored.jsonl", "--out")
     cat = catalog(args)
     results = rescore(cat, records, out, progress=not args.json)
+    if remote:
+        out = remote.upload()
     rows = summarize(results)
     before = {r["env"]: r for r in summarize(records)}
     changed: dict[str, int] = {}
@@ -189,7 +204,7 @@ def rlhub_register_commands(subparsers):
     p.add_argument("--max-tokens", type=int, default=1024, help="per reply")
     p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature of the model")
     p.add_argument("--step-timeout", type=float, default=300.0, help="seconds one environment step may take")
-    p.add_argument("--out", default="trajectories.jsonl", metavar="FILE.jsonl", help="the trajectories file")
+    p.add_argument("--out", default="trajectories.jsonl", metavar="FILE.jsonl", help="the trajectories file (a path, or a URL such as s3://bucket/run/traj.jsonl: written here, uploaded when done)")
     p.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML report (charts, failures, drawings)")
     p.add_argument("--max-no-verdict", type=float, default=0.1, metavar="SHARE",
                    help="exit 3 when more than this share of the samples got no verdict")
@@ -199,4 +214,4 @@ def rlhub_register_commands(subparsers):
                  "verifier fix) and print the new and the old rewards per environment.",
                  epilog=examples("rlhub rescore trajectories.jsonl", "rlhub rescore trajectories.jsonl --out again.jsonl --json"))
     p.add_argument("trajectories", metavar="FILE.jsonl")
-    p.add_argument("--out", metavar="FILE.jsonl", help="default: FILE.rescored.jsonl")
+    p.add_argument("--out", metavar="FILE.jsonl", help="default: FILE.rescored.jsonl (a path or an s3://, gs://, file:// URL)")
