@@ -48,6 +48,10 @@ class ServeConfig(BaseModel):
     ray_actor_concurrency: int = Field(4, ge=1, description="samples one actor verifies at once")
     ray_actor_cpus: float = Field(0.0, ge=0)
 
+    # /metrics: the per-environment and per-domain reward series label this many values, the rest "other"
+    metrics_env_labels: int = Field(64, ge=1, le=10000, description="environments with their own reward series in /metrics")
+    metrics_domain_labels: int = Field(32, ge=1, le=1000, description="domains with their own reward series in /metrics")
+
     log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     def policy(self) -> RewardPolicy:

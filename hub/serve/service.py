@@ -34,7 +34,7 @@ class RewardService:
         self.policy = config.policy()
         self.catalog = catalog if catalog is not None else load_catalog(config.registry, config.plugins)
         self.estimates = DurationEstimates(prior_s=config.prior_s, path=config.estimates_file)
-        self.metrics = ServeMetrics()
+        self.metrics = ServeMetrics(config.metrics_env_labels, config.metrics_domain_labels)
         self.metrics.queue_capacity.set(config.queue_limit)
         self.scheduler = Scheduler(capacity=config.queue_limit, workers=config.workers,
                                    long_worker_limit=config.long_worker_limit, long_task_s=config.long_task_s,
@@ -166,6 +166,7 @@ class RewardService:
         for i, outcome in enumerate(outcomes):
             env, verifier = by_index.get(i, (UNKNOWN, UNKNOWN))
             self.metrics.samples.labels(env, verifier, outcome.kind).inc()
+            self.metrics.sample_answered(env, outcome)
             outcome.prompt_mismatch = mismatched[i]
             if mismatched[i]:
                 self.metrics.prompt_mismatch.labels(env).inc()
@@ -263,7 +264,7 @@ class RewardService:
         outcome = task.result()
         if outcome.kind in ("ok", "no_verdict"):
             self.estimates.observe(item.env, item.verifier, outcome.verify_s)
-            self.metrics.verify_seconds.labels(item.env, item.verifier).observe(outcome.verify_s)
+            self.metrics.verified(item.env, item.verifier, outcome.verify_s)
             self.metrics.estimate.labels(item.env).set(self.estimates.estimate(item.env, item.verifier))
 
     async def _reap_episodes(self) -> None:
