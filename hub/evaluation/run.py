@@ -94,6 +94,7 @@ async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], po
             if tools:
                 turn["tool_calls"] = calls
                 turn["tool_results"] = [r.message() for r in step.tool_results]
+                turn["notes"] = list(step.notes)  # said to the model after the results (rlhub export rebuilds the transcript)
             record["turns"].append(turn)
             if step.done:
                 break

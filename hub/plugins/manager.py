@@ -27,7 +27,7 @@ from ..core.verifier import Verifier
 # The core's own plugins: the examples, and the CLI's verbs (in the order `rlhub --help` lists them).
 BUILTIN_PLUGINS = (
     "hub.plugins.builtin.arith", "hub.plugins.builtin.exact", "hub.plugins.builtin.length",
-    *(f"hub.cli.commands.{verb}" for verb in ("browse", "sample", "grade", "play", "check", "serve", "mcp", "train", "evaluate", "publish", "assets")),
+    *(f"hub.cli.commands.{verb}" for verb in ("browse", "sample", "grade", "play", "check", "serve", "mcp", "train", "evaluate", "export", "publish", "assets")),
 )
 CORE_DIST = "rlhub"
 
