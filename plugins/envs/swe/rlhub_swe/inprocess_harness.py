@@ -37,7 +37,7 @@ class _Reporter:
             except Exception:
                 message = str(report.longrepr)[-1500:]
         self._send(id=report.nodeid, when=report.when, outcome=report.outcome, wasxfail=hasattr(report, "wasxfail"),
-                   message=message)
+                   message=message, duration=round(float(getattr(report, "duration", 0.0) or 0.0), 4))
 
     def pytest_collectreport(self, report):
         if report.failed:
@@ -45,8 +45,8 @@ class _Reporter:
 
 
 def run(ids: list[str], timeout_s: float = 60.0) -> dict:
-    """{"results": {node id: {"outcome", "message", "call"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
-    ("call": whether a call-phase report came for it)"""
+    """{"results": {node id: {"outcome", "message", "call", "duration"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
+    ("call": whether a call-phase report came for it; "duration": its phases' seconds together)"""
     from rlhub_unittest.stand_in import not_dumpable
 
     not_dumpable()
@@ -60,6 +60,8 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
             sys.path.insert(0, os.getcwd())
+            if os.path.isdir("src"):  # a src layout: the package lives under src/, as its test config says
+                sys.path.insert(0, os.path.join(os.getcwd(), "src"))
             import pytest
 
             pytest.main([*dict.fromkeys(ids), "-q", "--rootdir", os.getcwd(), "-o", "addopts=", *_NO_PLUGINS],
@@ -90,7 +92,9 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
         node = event.get("id")
         if not isinstance(node, str):
             continue
-        entry = results.setdefault(node, {"outcome": "passed", "message": "", "call": False})
+        entry = results.setdefault(node, {"outcome": "passed", "message": "", "call": False, "duration": 0.0})
+        if isinstance(event.get("duration"), (int, float)):
+            entry["duration"] = round(entry["duration"] + float(event["duration"]), 4)
         if event.get("when") == "call":
             entry["call"] = True  # passed only with a call phase: a test reported without one never ran
         if event.get("outcome") != "passed" or event.get("wasxfail"):
