@@ -28,10 +28,32 @@ def cmd_build(args) -> int:
     return 0 if r.kept else 1
 
 
+def cmd_fetch(args) -> int:
+    from .real import fetch_all
+
+    bad = 0
+    for pin, path, error in fetch_all():
+        if error:
+            bad += 1
+            print(f"swe fetch: {pin.name}=={pin.version}: {error}", file=sys.stderr)
+        elif not args.quiet:
+            print(f"{pin.name}=={pin.version}: {path}")
+    return 2 if bad else 0
+
+
+def cmd_ship(args) -> int:
+    from .real.ship import ship
+
+    r = ship(args.build_dir, args.slug, args.package)
+    print(f"shipped {r['instances']} instances of {args.slug}" + (f"; left out {len(r['dropped'])}: "
+                                                                  + "; ".join(r["dropped"][:5]) if r["dropped"] else ""))
+    return 0
+
+
 def register(subparsers) -> None:
     from hub.cli.common import HelpFormatter, add_verb, examples
 
-    p = subparsers.add_parser("swe", help="SWE tasks from real repositories: build", description=ABOUT,
+    p = subparsers.add_parser("swe", help="SWE tasks from real repositories: build, fetch, ship", description=ABOUT,
                               formatter_class=HelpFormatter)
     sub = p.add_subparsers(dest="swe_command", metavar="ACTION", required=True)
     b = add_verb(sub, "build", cmd_build, "validated bug-fix tasks from a project's source and tests",
@@ -51,3 +73,18 @@ def register(subparsers) -> None:
     b.add_argument("--slug", help="the environments' namespace (default: the project's name)")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.add_argument("--progress", action="store_true", help="a progress bar even when stderr is not a terminal")
+    f = add_verb(sub, "fetch", cmd_fetch, "fetch the shipped real projects' sdists (pinned by sha256)",
+                 "Download the sdist of every real project rlhub-swe ships tasks for (through pip: its index\n"
+                 "and proxy settings) into $RLHUB_SWE_SDISTS or ~/.cache/rlhub/sdists/, checking each\n"
+                 "against its pinned sha256. scripts/setup.sh runs it; the swe/real-* environments need it.\n"
+                 "Exit 2 if any could not be had as pinned (each named).",
+                 epilog=examples("rlhub swe fetch", "RLHUB_SWE_SDISTS=/shared/sdists rlhub swe fetch"))
+    f.add_argument("--quiet", action="store_true", help="print only failures")
+    s = add_verb(sub, "ship", cmd_ship, "a build's instances into rlhub-swe's shipped data (maintainers)",
+                 "Compact a `swe build` output from the package index into rlhub_swe/real/data/SLUG.jsonl and\n"
+                 "pin its sdist in projects.json; every instance is graded again (gold 1.0, empty 0) and\n"
+                 "left out, named, if it is not.",
+                 epilog=examples("rlhub swe ship build/toolz --slug toolz --package toolz"))
+    s.add_argument("build_dir", metavar="BUILD_DIR")
+    s.add_argument("--slug", required=True, help="the environments' name: swe/real-SLUG-...")
+    s.add_argument("--package", required=True, help="the project's import name")
