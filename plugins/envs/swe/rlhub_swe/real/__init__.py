@@ -74,15 +74,29 @@ def release_tree(slug: str) -> dict[str, str]:
 @functools.lru_cache(maxsize=16)
 def rows(slug: str) -> tuple[dict, ...]:
     text = resources.files(__package__).joinpath("data", f"{slug}.jsonl").read_text("utf-8")
+    return parse_rows(text, f"rlhub_swe/real/data/{slug}.jsonl")
+
+
+REQUIRED = {"instance_id": str, "bug_patch": str, "hidden_modules": list, "FAIL_TO_PASS": list, "PASS_TO_PASS": list,
+            "statements": dict}
+
+
+def parse_rows(text: str, where: str) -> tuple[dict, ...]:
+    """The rows of a shipped data file; a broken one is named by line and field."""
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        row = json.loads(line)
-        missing = [k for k in ("instance_id", "bug_patch", "hidden_modules", "FAIL_TO_PASS", "PASS_TO_PASS",
-                               "statements") if k not in row]
-        if missing or not row["FAIL_TO_PASS"] or not row["PASS_TO_PASS"]:
-            raise ValueError(f"rlhub_swe/real/data/{slug}.jsonl line {n}: missing or empty {missing or ['FAIL_TO_PASS']}")
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise ValueError(f"{where} line {n}: not JSON ({exc})") from None
+        for key, kind in REQUIRED.items():
+            if not isinstance(row.get(key), kind) or (kind is list and not row[key]):
+                raise ValueError(f"{where} line {n}: field {key!r} must be a non-empty {kind.__name__}, "
+                                 f"got {type(row.get(key)).__name__}")
+        if not all(isinstance(row["statements"].get(k), str) for k in ("terse", "detailed")):
+            raise ValueError(f"{where} line {n}: field 'statements' needs 'terse' and 'detailed' texts")
         out.append(row)
     return tuple(out)
 
@@ -108,7 +122,10 @@ class Instance:
 def instance(slug: str, index: int) -> Instance:
     row = rows(slug)[index]
     release = release_tree(slug)
-    buggy, _ = patch.apply(release, patch.parse(row["bug_patch"]))
+    try:
+        buggy, _ = patch.apply(release, patch.parse(row["bug_patch"]))
+    except (patch.PatchRefused, patch.DoesNotApply) as exc:
+        raise trees.TreeError(f"{row['instance_id']}: its bug does not apply to {slug}'s release: {exc}") from None
     start = {p: t for p, t in buggy.items() if p not in set(row["hidden_modules"])}
     fixed = {**start, **{p: release[p] for p in start if release.get(p) != start[p]}}
     return Instance(row, release, buggy, start, fixed)
@@ -116,6 +133,8 @@ def instance(slug: str, index: int) -> Instance:
 
 def start_tree(slug: str, index: int) -> dict[str, str]:
     """The base tree of `{"real": {"project": slug, "row": index}}` (trees.base_tree)."""
+    if slug not in pins() or not 0 <= index < len(rows(slug)):
+        raise trees.TreeError(f"no shipped instance {index} of real project {slug!r}")
     return dict(instance(slug, index).start)
 
 
