@@ -74,7 +74,24 @@ def cosmic_ray_candidates(path: str, text: str, count: int) -> list[dict]:
     from ..mutation import mutants
 
     return [{"id": f"{path}:{name.split('@')[1]}:cr_{name.split('@')[0]}", "strategies": [f"cr_{name.split('@')[0]}"],
-             "files": {path: mutated}} for name, mutated in mutants(text, count)]
+             "files": {path: tidy(text, mutated)}} for name, mutated in mutants(text, count)]
+
+
+def tidy(original: str, mutated: str) -> str:
+    """`mutated` without the space a mutator puts before the token it replaces (cosmic-ray writes
+    `g( 127)` for `g(128)`): an odd-looking line would point at the bug without reading the code."""
+    a, b = original.splitlines(keepends=True), mutated.splitlines(keepends=True)
+    if len(a) != len(b):
+        return mutated
+    out = []
+    for old, new in zip(a, b):
+        if old != new:
+            k = next((i for i, (x, y) in enumerate(zip(old, new)) if x != y), min(len(old), len(new)))
+            if k < len(new) and new[k] == " " and (k >= len(old) or old[k] != " "):
+                new = new[:k] + new[k + 1:]
+        out.append(new)
+    result = "".join(out)
+    return result if result != original and _parses(result) else mutated
 
 
 def _parses(text: str) -> bool:
