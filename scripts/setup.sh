@@ -30,3 +30,5 @@ done
 "$PY" -m pip install -q --disable-pip-version-check --no-deps verl==0.9.1
 "$PY" -m pip install -q --disable-pip-version-check tensordict==0.10.0 hydra-core==1.3.8 codetiming==1.4.0 \
   cachetools==8.0.2 trl==1.16.0
+# The real projects' sdists rlhub-swe ships tasks for (swe/real-*), checked against their pinned sha256.
+"$PY" -m hub.cli swe fetch --quiet

@@ -7,6 +7,7 @@
     swe/<project>-rename-{session,diff,repo}-v1
     swe/<project>-tests-{session,diff}-v1   write a module's missing tests (graded by mutants killed)
     swe/<...>-session-tools-v1              each session through tools (view, search, replace, create, run, submit)
+    swe/real-<project>-{diff,session,session-tools}-v1   real projects' bugs (rlhub_swe.real)
 
 Every environment is a family (hub.core.family): its parameters (project seed, bug site, new
 name...) are drawn from the task's seed, and the prompt, hidden tests, reference diff and wrong
@@ -214,4 +215,6 @@ def register_all(register) -> list[str]:
                                          id_format="{domain}/{family}-{kind}-tools-v1", environment=SweToolEnvironment,
                                          profile="swe", max_turns=SESSION_TURNS,
                                          tags=("swe", "code", "python", fam.task, *extra, "tools"))
-    return ids
+    from .real.envs import register_all as register_real
+
+    return ids + register_real(register)

@@ -37,16 +37,33 @@ class _Reporter:
             except Exception:
                 message = str(report.longrepr)[-1500:]
         self._send(id=report.nodeid, when=report.when, outcome=report.outcome, wasxfail=hasattr(report, "wasxfail"),
-                   message=message)
+                   message=message, duration=round(float(getattr(report, "duration", 0.0) or 0.0), 4))
 
     def pytest_collectreport(self, report):
         if report.failed:
             self._send(collect_error=str(report.nodeid), message=str(report.longrepr)[-1500:])
 
 
+def _forget_installed_copies() -> None:
+    """The repository's own packages win over an installed release of the same name that the warm
+    worker's imports brought in (cachetools under google-auth, say): its modules are dropped from
+    sys.modules, so the tests import the tree's."""
+    here = os.getcwd()
+    tops = {name for root in (here, os.path.join(here, "src")) if os.path.isdir(root)
+            for name in os.listdir(root) if os.path.isfile(os.path.join(root, name, "__init__.py"))
+            or (name.endswith(".py") and not name.startswith("test"))}
+    tops = {t[:-3] if t.endswith(".py") else t for t in tops}
+    for name in list(sys.modules):
+        top = name.split(".", 1)[0]
+        if top in tops:
+            path = getattr(sys.modules[name], "__file__", None) or ""
+            if not os.path.abspath(path).startswith(here + os.sep):
+                del sys.modules[name]
+
+
 def run(ids: list[str], timeout_s: float = 60.0) -> dict:
-    """{"results": {node id: {"outcome", "message", "call"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
-    ("call": whether a call-phase report came for it)"""
+    """{"results": {node id: {"outcome", "message", "call", "duration"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
+    ("call": whether a call-phase report came for it; "duration": its phases' seconds together)"""
     from rlhub_unittest.stand_in import not_dumpable
 
     not_dumpable()
@@ -60,6 +77,9 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
             sys.path.insert(0, os.getcwd())
+            if os.path.isdir("src"):  # a src layout: the package lives under src/, as its test config says
+                sys.path.insert(0, os.path.join(os.getcwd(), "src"))
+            _forget_installed_copies()
             import pytest
 
             pytest.main([*dict.fromkeys(ids), "-q", "--rootdir", os.getcwd(), "-o", "addopts=", *_NO_PLUGINS],
@@ -90,7 +110,9 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
         node = event.get("id")
         if not isinstance(node, str):
             continue
-        entry = results.setdefault(node, {"outcome": "passed", "message": "", "call": False})
+        entry = results.setdefault(node, {"outcome": "passed", "message": "", "call": False, "duration": 0.0})
+        if isinstance(event.get("duration"), (int, float)):
+            entry["duration"] = round(entry["duration"] + float(event["duration"]), 4)
         if event.get("when") == "call":
             entry["call"] = True  # passed only with a call phase: a test reported without one never ran
         if event.get("outcome") != "passed" or event.get("wasxfail"):

@@ -45,3 +45,10 @@ def rlhub_register_presets(register):
     from .swebench import register_preset
 
     register_preset(register)
+
+
+@hookimpl
+def rlhub_register_commands(subparsers):
+    from .cli import register
+
+    register(subparsers)

@@ -3,7 +3,9 @@
 A tree is `{relative path: text}`. Bases come from three places, each cached per process:
 - a generated project (`{"generated": {kind, seed, units, flags, names, drop_tests}}`), rendered again;
 - a git repository at a commit (`{"git": {"repo": path, "commit": sha}}`), read with `git archive`;
-- a tarball of the repository (`{"tarball": path}`), read with `tarfile`.
+- a tarball of the repository (`{"tarball": path}`), read with `tarfile`;
+- a shipped real project's instance (`{"real": {project, row}}`): its release with the bug, without
+  the hidden test modules (rlhub_swe.real).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ MAX_TREE_BYTES = 24 << 20       # all of them
 # Files that configure how tests are collected and run: a model's edits to them never reach the
 # hidden tests (SWE-bench applies its test patch over the model's; here they are put back).
 TEST_CONFIG = ("conftest.py", "*/conftest.py", "pytest.ini", "setup.cfg", "tox.ini", "pyproject.toml", "sitecustomize.py",
-               "*/sitecustomize.py", "usercustomize.py", "*.pth")
+               "*/sitecustomize.py", "usercustomize.py", "*.pth",
+               # installed-distribution metadata on sys.path: a pytest11 entry point there loads as a plugin
+               "*.dist-info/*", "*.egg-info/*", "*.egg-link")
 
 
 class TreeError(ValueError):
@@ -94,6 +98,10 @@ def base_tree(base: dict[str, Any]) -> dict[str, str]:
         return dict(_git(base["git"]["repo"], base["git"]["commit"]))
     if "tarball" in base:
         return dict(_tarball(base["tarball"]))
+    if "real" in base:
+        from .real import start_tree
+
+        return start_tree(str(base["real"]["project"]), int(base["real"]["row"]))
     raise TreeError(f"unknown kind of base tree: {sorted(base)}")
 
 

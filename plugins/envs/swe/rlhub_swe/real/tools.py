@@ -1,0 +1,41 @@
+"""`swe/real-<project>-session-tools-v1`: a real project's session played through tools."""
+
+from __future__ import annotations
+
+from hub import Variant
+from hub.tools import ToolCall
+from hub.tools.formats import DEFAULT_FORMAT, render
+
+from .. import prompts
+from ..envs import SESSION_TURNS
+from ..tool_session import SweToolEnvironment, SweToolEpisode, reference_calls
+from . import instance
+
+
+class RealToolEnvironment(SweToolEnvironment):
+    def generate(self, rng, index: int):
+        task = super(SweToolEnvironment, self).generate(rng, index)
+        p = self.params(index)
+        inst = instance(p.project, p.row)
+        task.prompt = prompts.tools_session(self.family.pin.package, inst.start, inst.row["statements"]["terse"],
+                                            SESSION_TURNS, SweToolEpisode.max_calls_per_turn)
+        return task
+
+    def _calls(self, task):
+        p = self._params_of(task)
+        inst = instance(p.project, p.row)
+        target = {k: v for k, v in inst.fixed.items() if inst.start.get(k) != v}
+        return reference_calls({k: inst.start[k] for k in target}, target), inst
+
+    def episode_probes(self, task):
+        if task.label.seed != 0 or task.label.index != 0:
+            return [], []
+        calls, _ = self._calls(task)
+        submit, per = ToolCall("submit", {}), SweToolEpisode.max_calls_per_turn
+        plays = {"tools_submit_unchanged": ("submit at once: the repository as it was handed out", [[submit]]),
+                 "tools_call_after_submit": ("submit, then the fix in the same turn: not run", [[submit, *calls[:per - 1]]])}
+        wrong = []
+        for kind, (note, turns) in plays.items():
+            texts = tuple(render(t, DEFAULT_FORMAT) for t in turns)
+            wrong.append(Variant(kind, texts[0], note=note, max_reward=0.0, turns=texts))
+        return wrong, []

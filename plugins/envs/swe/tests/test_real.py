@@ -1,0 +1,107 @@
+"""The shipped real projects: pinned sdists (fetched by setup, refused when tampered), rows that
+load and agree with their release, statements that never show the changed lines, and the
+environments in the default registry."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+
+import pytest
+from rlhub_swe import patch, real, trees
+
+import hub
+
+PINS = sorted(real.pins().values(), key=lambda p: p.slug)
+
+
+def test_every_pin_names_a_release_and_its_rows():
+    assert PINS, "no real project is shipped"
+    for pin in PINS:
+        assert len(pin.sha256) == 64 and pin.sdist.endswith((".tar.gz", ".zip")) and pin.version in pin.sdist
+        assert len(real.rows(pin.slug)) == pin.instances > 0
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in PINS])
+def test_rows_agree_with_the_release(slug):
+    """Each bug applies to the fetched release and touches its source only; the hidden modules are
+    the release's test modules and hold every FAIL_TO_PASS and PASS_TO_PASS test; the statements
+    repeat no changed line."""
+    release = real.release_tree(slug)
+    ids = set()
+    for i, row in enumerate(real.rows(slug)):
+        inst = real.instance(slug, i)
+        assert row["instance_id"] not in ids
+        ids.add(row["instance_id"])
+        assert set(row["hidden_modules"]) <= set(release) and not set(row["hidden_modules"]) & set(inst.start)
+        assert {t.split("::", 1)[0] for t in row["FAIL_TO_PASS"] + row["PASS_TO_PASS"]} <= set(row["hidden_modules"])
+        assert not set(row["FAIL_TO_PASS"]) & set(row["PASS_TO_PASS"])
+        touched = [c.path for c in patch.parse(row["bug_patch"])]
+        assert touched and not set(touched) & set(row["hidden_modules"])
+        assert patch.apply(inst.start, patch.parse(inst.gold_patch))[0] == inst.fixed
+        changed = {ln[1:].strip() for ln in row["bug_patch"].splitlines()
+                   if ln[:1] in "+-" and ln[:3] not in ("+++", "---") and len(ln[1:].strip()) >= 6}
+        for text in row["statements"].values():
+            assert not [c for c in changed if c in text], (row["instance_id"], text)
+
+
+def test_the_real_environments_are_in_the_default_registry():
+    catalog = hub.load(None)
+    for pin in PINS:
+        for mode in ("diff", "session", "session-tools"):
+            assert catalog.get(f"swe/real-{pin.slug}-{mode}-v1").env is not None
+
+
+def test_a_tampered_sdist_is_refused_naming_both_hashes(tmp_path, monkeypatch):
+    pin = PINS[0]
+    good = real.sdist_path(pin)
+    monkeypatch.setenv("RLHUB_SWE_SDISTS", str(tmp_path))
+    os.makedirs(real.cache_dir(pin))
+    with open(good, "rb") as f:
+        data = bytearray(f.read())
+    data[len(data) // 2] ^= 0xFF
+    with open(real.sdist_path(pin), "wb") as f:
+        f.write(data)
+    real._release.cache_clear()
+    real.instance.cache_clear()
+    try:
+        with pytest.raises(trees.TreeError, match=f"pinned {pin.sha256}"):
+            real.release_tree(pin.slug)
+    finally:
+        real._release.cache_clear()
+        real.instance.cache_clear()
+
+
+def test_fetch_refuses_what_the_index_serves_when_it_is_not_the_pinned_file(tmp_path):
+    """A mirror serving another file under the pinned name: refused, named, exit 2, nothing cached."""
+    pin = PINS[0]
+    index = tmp_path / "index"
+    index.mkdir()
+    top = pin.sdist.removesuffix(".tar.gz")
+    with tarfile.open(index / pin.sdist, "w:gz") as tar:
+        for rel, text in {"PKG-INFO": f"Metadata-Version: 2.1\nName: {pin.name}\nVersion: {pin.version}\n",
+                          "setup.py": "from setuptools import setup\nsetup()\n"}.items():
+            info = tarfile.TarInfo(f"{top}/{rel}")
+            info.size = len(text)
+            tar.addfile(info, io.BytesIO(text.encode()))
+    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(index), "RLHUB_SWE_SDISTS": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-m", "hub.cli", "swe", "fetch"], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert f"pinned {pin.sha256}: refused" in run.stderr and "Traceback" not in run.stderr
+    assert not os.path.exists(os.path.join(tmp_path / "cache", pin.sha256[:16], pin.sdist))
+    shutil.rmtree(index)
+
+
+def test_a_broken_row_is_named_by_line_and_field():
+    good = '{"instance_id": "a", "bug_patch": "x", "hidden_modules": ["t.py"], "FAIL_TO_PASS": ["t.py::a"], ' \
+           '"PASS_TO_PASS": ["t.py::b"], "statements": {"terse": "t", "detailed": "d"}}'
+    assert len(real.parse_rows(good + "\n", "f.jsonl")) == 1
+    with pytest.raises(ValueError, match=r"f.jsonl line 2: field 'PASS_TO_PASS' must be a non-empty list"):
+        real.parse_rows(good + "\n" + good.replace('["t.py::b"]', "[]") + "\n", "f.jsonl")
+    with pytest.raises(ValueError, match="line 1: not JSON"):
+        real.parse_rows("{oops\n", "f.jsonl")
