@@ -23,7 +23,8 @@ How the hidden tests reach the code (`task.hidden.runner`):
   reach into internals): pytest runs the repository's test files with the model's code in its own
   process (inprocess.py), defended by hidden sentinel tests (copies of FAIL_TO_PASS tests in
   their modules) that must fail and by requiring every expected test id to be reported with a
-  call phase.
+  call phase; and before any test runs, a change that reaches for the test runner, introspection or
+  dynamic code is refused (shapes.py: what forging needs and a fix to the repository does not).
 Generated projects' hidden suite also runs as a user runs it (plain `python -m pytest` in a venv,
 plain_pytest.py) where the change reaches for what could tell its process apart and the stand-in's
 verdict would earn something: a test passes only if it passes in both. A rename (`task.hidden.rename`) whose final tree keeps the old name earns 0 before
@@ -55,6 +56,9 @@ class SweConfig(VerifierConfig):
     reward: Literal["fraction", "all_or_nothing"] = Field(
         "fraction", description="fraction: FAIL_TO_PASS passing, gated on PASS_TO_PASS; all_or_nothing: 1 only if all pass")
     max_patch_bytes: int = Field(patch.MAX_PATCH_BYTES, gt=0, description="a larger diff is refused unread")
+    runner_access: Literal["refuse", "allow"] = Field(
+        "refuse", description="in-process mode: refuse a change that reaches for the test runner, introspection or "
+                              "dynamic code beyond what the gold patch adds (shapes.py); allow: the sentinels alone defend")
 
 
 class SweHidden(HiddenData):
@@ -184,12 +188,28 @@ class SweTests(Verifier):
             return grade_tests(self, task, h, base, final, ctx, details)
         if h.runner == "in_process":
             from .inprocess import run_tests
+            from .shapes import refusal
+
+            why = refusal(base, final, self._gold_tree(task, base)) if self.config.runner_access == "refuse" else None
+            if why:
+                return Verdict(0.0, False, details={**details, "refused": "runner_access", "reason": why})
 
             outcome, more, tamper = run_tests(h, final, ctx)
         else:
             outcome, more, tamper = self._stand_in(h, final, ctx)
         details.update(more)
         return self.score(h, outcome, tamper, details)
+
+    @staticmethod
+    def _gold_tree(task, base: dict[str, str]) -> dict[str, str] | None:
+        """The tree the task's reference patch leaves (None when it has none that applies)."""
+        diff = patch.extract(getattr(task, "reference", "") or "")
+        if not diff:
+            return None
+        try:
+            return patch.apply(base, patch.parse(diff, max_bytes=64 << 20))[0]
+        except (patch.PatchRefused, patch.DoesNotApply):
+            return None
 
     def _stand_in(self, h: SweHidden, final: dict[str, str], ctx):
         from rlhub_unittest.verifier import TestSpec, UnitTests, UnitTestsHidden

@@ -119,7 +119,7 @@ def bench(tmp_path_factory):
     return root
 
 
-def registry(bench, name: str, path: str, assets: str) -> hub.Catalog:
+def registry(bench, name: str, path: str, assets: str, config: str = "{}") -> hub.Catalog:
     reg = bench / name
     reg.write_text(textwrap.dedent(f"""\
         version: 1
@@ -128,6 +128,7 @@ def registry(bench, name: str, path: str, assets: str) -> hub.Catalog:
         environments:
           - dataset: {{id: local/calc-v1, path: {path}, preset: swebench, assets: {assets}}}
             profile: swe-test
+            verifier_config: {config}
     """))
     return hub.load(reg)
 
@@ -138,6 +139,13 @@ def catalog(bench, request, sandbox):
         return registry(bench, "tar.yaml", "rows.parquet", "tarballs")
     fmt = request.param.split("-")[1]
     return registry(bench, f"{fmt}.yaml", f"rows.{fmt}", "repos")
+
+
+@pytest.fixture
+def sentinels_only(bench, sandbox):
+    """The rows with the diff-shape rule off (runner_access: allow): what the sentinels and the
+    report checks catch on their own, the second line behind shapes.py."""
+    return registry(bench, "allow.yaml", "rows.jsonl", "repos", "{runner_access: allow}")
 
 
 LABEL = {"env": "local/calc-v1", "row": 0}
@@ -198,7 +206,14 @@ def test_test_edits_never_reach_the_hidden_tests(catalog):
     assert verdict.reward == 0.0 and verdict.details["fail_to_pass"] == "0/2" and "tampering" not in verdict.details
 
 
-def test_forged_results_from_the_package_earn_zero(catalog):
+def test_forged_results_from_the_package_are_refused_before_any_test_runs(catalog):
+    verdict = catalog.verify(LABEL, diff_to(BASE, {**BASE, "calc/__init__.py": BASE["calc/__init__.py"]
+                                                   + "\nimport _pytest.reports as _r\n_r.TestReport.outcome = 'passed'\n"}))
+    assert verdict.reward == 0.0 and verdict.details["refused"] == "runner_access" and "_pytest" in verdict.details["reason"]
+
+
+def test_forged_results_from_the_package_earn_zero(sentinels_only):
+    catalog = sentinels_only
     """The model's code shares the test process in this mode: a package that reports every test as
     passed is caught by the hidden sentinel test."""
     forge = BASE["calc/__init__.py"] + textwrap.dedent('''\
@@ -263,12 +278,13 @@ SKIP_THE_CALL_WHERE_THE_PACKAGE_IS_USED = BASE["calc/__init__.py"] + textwrap.de
 
 
 @pytest.mark.parametrize("forge", ["forge_where_the_package_is_used", "skip_the_call_where_the_package_is_used"])
-def test_forging_only_where_the_package_is_used_earns_zero(catalog, forge):
+def test_forging_only_where_the_package_is_used_earns_zero(sentinels_only, forge):
     """A forgery that spares test modules which do not use the package (the sentinel of old imported
     only `os`) still meets the sentinels: they sit in the modules of the FAIL_TO_PASS tests and call
     the package as those tests do. A test reported passed without a call phase is tampering too."""
     source = {"forge_where_the_package_is_used": FORGE_WHERE_THE_PACKAGE_IS_USED,
               "skip_the_call_where_the_package_is_used": SKIP_THE_CALL_WHERE_THE_PACKAGE_IS_USED}[forge]
+    catalog = sentinels_only
     verdict = catalog.verify(LABEL, diff_to(BASE, {**BASE, "calc/__init__.py": source}))
     assert verdict.error is None and verdict.reward == 0.0 and not verdict.passed, verdict.details
     assert "forged" in verdict.details["tampering"]
@@ -298,7 +314,8 @@ def test_sentinels_are_copies_of_fail_to_pass_tests_in_their_modules(tmp_path):
     assert all(f"FAILED {n}" in run.stdout for n in nodes)
 
 
-def test_exit_at_import_earns_zero(catalog):
+def test_exit_at_import_earns_zero(sentinels_only):
+    catalog = sentinels_only
     quitting = {**BASE, "calc/__init__.py": "import os\nos._exit(0)\n"}
     verdict = catalog.verify(LABEL, diff_to(BASE, quitting))
     assert verdict.error is None and verdict.reward == 0.0 and verdict.details["fail_to_pass"] == "0/2"

@@ -1,0 +1,115 @@
+"""What a fix to a real repository never needs, and a forger always does: reaching the test runner.
+
+In-process grading (the repository's own tests run with the model's code) cannot stop a forger that
+hooks pytest or unittest once it is running; it can refuse the diff shapes forging needs before any
+test runs. A change is refused (0, `details.refused: runner_access`) when its Python adds, in any
+file, more uses than the base had of:
+- the runner and introspection: names `pytest`, `_pytest`, `unittest`, `inspect`, `gc`, `sys`,
+  `builtins`, `importlib`, `ctypes`, `types`, `pickle`, `marshal`, `dis`, `traceback`, `atexit`,
+  `signal`, `threading`, `multiprocessing`, `subprocess`, `TestCase`, `TestReport`, whatever they
+  are reached through (an import, an attribute of another module, an alias);
+- dynamic code and attributes: `exec`, `eval`, `compile`, `__import__`, `globals`, `locals`, `vars`,
+  `breakpoint`, `getattr`/`setattr`/`delattr`/`hasattr` with a name that is not a literal, and dunder
+  attributes other than the everyday ones (`__class__.__bases__`, `__code__`, `__globals__`...);
+- a process's way out or its environment: `os._exit`, `os.kill`, `os.abort`, `os.environ`, `os.getenv`,
+  `os.fork`, `os.system`;
+- a new module outside the packages the base has (a root `pkg/__init__.py` shadowing `src/pkg`, a
+  top-level module, a `conftest.py` is put back elsewhere).
+Uses the task's own gold patch adds are allowed (a real SWE-bench fix that needs `inspect` keeps
+its reward), so the rule costs a genuine fix nothing on the tasks rlhub builds and ships.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+from collections import Counter
+
+# CPython 3.11.7's ast.parse can fail ("AST constructor recursion depth mismatch") when threads
+# parse at once, as the service's verifications do: one parse at a time.
+_PARSE = threading.Lock()
+
+WATCHED_NAMES = frozenset({
+    "pytest", "_pytest", "unittest", "inspect", "gc", "sys", "builtins", "__builtins__", "importlib", "ctypes", "types",
+    "pickle", "marshal", "dis", "traceback", "atexit", "signal", "threading", "multiprocessing", "subprocess",
+    "TestCase", "TestReport", "TestResult", "_callTestMethod", "exec", "eval", "compile", "__import__", "globals",
+    "locals", "vars", "breakpoint", "_exit", "kill", "killpg", "abort", "environ", "getenv", "fork", "system",
+    "settrace", "setprofile", "_getframe",
+})
+DYNAMIC = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+EVERYDAY_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__doc__", "__class__", "__module__", "__all__",
+                              "__version__", "__file__", "__slots__", "__len__", "__iter__", "__next__", "__repr__",
+                              "__str__", "__eq__", "__hash__", "__enter__", "__exit__", "__call__", "__getitem__",
+                              "__setitem__", "__delitem__", "__contains__", "__new__", "__post_init__", "__lt__",
+                              "__le__", "__gt__", "__ge__", "__ne__", "__bool__", "__add__", "__missing__", "__reduce__",
+                              "__wrapped__", "__annotations__", "__get__", "__set__", "__delete__", "__set_name__"})
+
+
+def uses(source: str) -> Counter:
+    """How often each watched construct occurs in `source` ({} if it does not parse: the tests say so)."""
+    try:
+        with _PARSE:
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return Counter()
+    found: Counter = Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in WATCHED_NAMES:
+            found[node.id] += 1
+        elif isinstance(node, ast.Attribute):
+            if node.attr in WATCHED_NAMES:
+                found[node.attr] += 1
+            elif node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in EVERYDAY_DUNDERS:
+                found[node.attr] += 1
+        elif isinstance(node, ast.alias):
+            for part in (node.name.split(".") + ([node.asname] if node.asname else [])):
+                if part in WATCHED_NAMES:
+                    found[part] += 1
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for part in node.module.split("."):
+                if part in WATCHED_NAMES:
+                    found[part] += 1
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in DYNAMIC:
+            if len(node.args) < 2 or not isinstance(node.args[1], ast.Constant):
+                found[f"{node.func.id}(obj, <computed name>)"] += 1
+    return found
+
+
+def _packages(tree: dict[str, str]) -> set[str]:
+    return {p.rsplit("/", 1)[0] for p in tree if p.endswith("/__init__.py")}
+
+
+def added_uses(base: dict[str, str], final: dict[str, str]) -> dict[str, Counter]:
+    """{path: the watched constructs its new version uses more often than the base's}."""
+    out = {}
+    for path in sorted(final):
+        if not path.endswith(".py") or final[path] == base.get(path):
+            continue
+        more = uses(final[path]) - uses(base.get(path, ""))
+        if more:
+            out[path] = more
+    return out
+
+
+def new_modules(base: dict[str, str], final: dict[str, str]) -> list[str]:
+    """Python files the change adds outside every package directory the base has."""
+    pkgs = _packages(base)
+    return [p for p in sorted(set(final) - set(base)) if p.endswith(".py") and p.rsplit("/", 1)[0] not in pkgs
+            and not any(p.startswith(d + "/") for d in pkgs)]
+
+
+def refusal(base: dict[str, str], final: dict[str, str], gold: dict[str, str] | None) -> str | None:
+    """Why the change is refused, or None. `gold`: the tree the task's reference leaves (its uses are allowed)."""
+    allowed = added_uses(base, gold) if gold is not None else {}
+    for path, more in added_uses(base, final).items():
+        extra = more - allowed.get(path, Counter())
+        if extra:
+            names = ", ".join(f"`{k}`" + (f" x{v}" if v > 1 else "") for k, v in sorted(extra.items()))
+            return (f"{path} adds {names}: a fix to this repository's behaviour does not reach the test runner, "
+                    "introspection or dynamic code (in-process grading refuses the shapes forging needs)")
+    allowed_new = set(new_modules(base, gold)) if gold is not None else set()
+    shadow = [p for p in new_modules(base, final) if p not in allowed_new]
+    if shadow:
+        return (f"{shadow[0]} is a new module outside the repository's packages "
+                f"({', '.join(sorted(_packages(base))[:4]) or 'none'}): it could shadow them or the test runner")
+    return None

@@ -1,0 +1,42 @@
+"""The diff shapes in-process grading refuses (shapes.py): what forging needs, a fix does not."""
+
+from __future__ import annotations
+
+from rlhub_swe.shapes import refusal, uses
+
+BASE = {"pkg/__init__.py": "from .core import f\n", "pkg/core.py": "import os\n\n\ndef f(x):\n    return x + 1\n",
+        "tests/test_core.py": "from pkg import f\n\n\ndef test_f():\n    assert f(1) == 2\n"}
+
+
+def changed(path: str, text: str) -> dict[str, str]:
+    return {**BASE, path: text}
+
+
+def test_a_plain_fix_is_not_refused():
+    assert refusal(BASE, changed("pkg/core.py", "import os\n\n\ndef f(x):\n    return x + 2\n"), None) is None
+
+
+def test_each_way_to_the_runner_is_refused_whatever_it_is_called():
+    for text in ("import unittest\n", "from _pytest import reports\n", "import inspect as i\n", "from pkg import sys\n",
+                 "x = pkg.core.gc\n", "exec('1')\n", "y = getattr(object, 'a' + 'b')\n", "z = f.__code__\n",
+                 "os._exit(0)\n", "v = os.environ\n", "q = ().__class__.__bases__\n", "b = __builtins__\n"):
+        why = refusal(BASE, changed("pkg/core.py", BASE["pkg/core.py"] + text), None)
+        assert why and why.startswith("pkg/core.py adds"), text
+
+
+def test_what_the_base_already_uses_is_not_counted_again_and_the_gold_patch_may_add_it():
+    base = changed("pkg/core.py", "import sys\n\n\ndef f(x):\n    return x + sys.maxsize * 0\n")
+    assert refusal(base, {**base, "pkg/core.py": base["pkg/core.py"].replace("* 0", "* 0 + 1")}, None) is None
+    fix = changed("pkg/core.py", "import inspect\n\n\ndef f(x):\n    return len(inspect.signature(f).parameters) + x\n")
+    assert refusal(BASE, fix, None) is not None
+    assert refusal(BASE, fix, fix) is None  # the task's own reference needs it: allowed
+
+
+def test_a_module_outside_the_packages_is_refused():
+    why = refusal(BASE, {**BASE, "shim.py": "X = 1\n"}, None)
+    assert why and "new module outside the repository's packages" in why
+    assert refusal(BASE, {**BASE, "pkg/helpers.py": "X = 1\n"}, None) is None
+
+
+def test_source_that_does_not_parse_counts_nothing():
+    assert uses("def (:\n") == {}
