@@ -1,8 +1,9 @@
 """Every generated kind renders exactly what it rendered when the digests were recorded: the task
 output (base and target trees, issue, hidden suite, test ids) of every bug site, feature, rename
-(each new name a task can draw) and write-the-tests area, at two seeds, and the clean project at
-the smallest and largest unit counts. A change to a kind's templates that is meant to change its
-tasks re-records the digests: `python3 plugins/envs/swe/tests/test_kind_digests.py --record`."""
+(one of the new names a task can draw, another per seed) and write-the-tests area, at two seeds,
+and the clean project at the smallest and largest unit counts. A change to a kind's templates
+that is meant to change its tasks re-records the digests:
+`python3 plugins/envs/swe/tests/test_kind_digests.py --record`."""
 
 from __future__ import annotations
 
