@@ -26,7 +26,7 @@ def _hash(*parts: object) -> str:
 
 
 def _project(p) -> list:
-    return [p.files, p.hidden_tests, list(p.test_ids), p.values, p.units]
+    return [list(p.files.items()), p.hidden_tests, list(p.test_ids), list(p.values.items()), p.units]  # in order
 
 
 def _meta(k) -> list:
@@ -53,7 +53,7 @@ def digests(name: str) -> dict[str, str]:
         for p in tasks_of(name, seed):
             b = build.__wrapped__(p)  # past the cache: rendered here
             out[f"{seed}:{p.task}:{p.target}:{p.new_name}"] = _hash(
-                _project(b.base), _project(b.target), b.target_files, b.issue, b.hidden_tests, b.fail_to_pass,
+                _project(b.base), _project(b.target), list(b.target_files.items()), b.issue, b.hidden_tests, b.fail_to_pass,
                 b.pass_to_pass, b.touched, b.recipe, b.secrets, b.stated, b.rename, b.hidden_mutation, b.reordered_tests)
     for units in k.units.count:
         out[f"0:units={units}"] = _hash(_project(render.__wrapped__(k, 0, units=units)))
