@@ -2,8 +2,8 @@
 output (base and target trees, issue, hidden suite, test ids) of every bug site, feature, rename
 (one of the new names a task can draw, another per seed) and write-the-tests area, at two seeds,
 and the clean project at the smallest and largest unit counts. A change to a kind's templates
-that is meant to change its tasks re-records the digests:
-`python3 plugins/envs/swe/tests/test_kind_digests.py --record`."""
+that is meant to change its tasks re-records that kind's digests (a new kind records its own):
+`python3 plugins/envs/swe/tests/test_kind_digests.py --record KIND...`."""
 
 from __future__ import annotations
 
@@ -69,5 +69,6 @@ def test_kind_renders_what_was_recorded(name):
     assert not changed, f"{name}: these renderings differ from the recorded ones: {changed}"
 
 
-if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
-    RECORDED.write_text(json.dumps({n: digests(n) for n in NAMES}, indent=1, sort_keys=True) + "\n")
+if __name__ == "__main__" and sys.argv[1:2] == ["--record"] and set(sys.argv[2:]) <= set(NAMES):
+    recorded = json.loads(RECORDED.read_text())
+    RECORDED.write_text(json.dumps({**recorded, **{n: digests(n) for n in sys.argv[2:]}}, indent=1, sort_keys=True) + "\n")

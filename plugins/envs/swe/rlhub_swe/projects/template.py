@@ -11,6 +11,12 @@ A project kind is written as real Python modules in which
 
 Flags are what makes a variant of the clean project: `bug.ID` (an injected bug), `without.ID` (a
 feature not yet written). The clean project has none active. Marker lines never reach the output.
+
+A kind's folder (projects/templates/<kind>/) holds its files in *source form*, which is valid
+Python that ruff reads and that looks like the clean project: a placeholder is written `__name__`
+(`__pkg__/ledger.py`, `class __Error__(Exception)`), a `$` is a dollar sign, and the lines of a
+block's first part (the variant's code) are commented out, `# ` after their indentation.
+`from_source` turns that into the form above.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ _INLINE = re.compile(r"^(?P<indent>[ \t]*)(?P<code>.*?)[ \t]*#@if:(?P<flag>[\w.-
 _OPEN = re.compile(r"^[ \t]*#@if:(?P<flag>[\w.-]+)[ \t]*$")
 _ELSE = re.compile(r"^[ \t]*#@else[ \t]*$")
 _END = re.compile(r"^[ \t]*#@end[ \t]*$")
+_COMMENTED = re.compile(r"^(?P<indent>[ \t]*)# (?P<code>.*)$", re.DOTALL)
 
 
 class TemplateError(ValueError):
@@ -104,6 +111,40 @@ def _parse(text: str, where: str) -> tuple:
     if block is not None:
         raise TemplateError(f"{where}: #@if:{block[1]} is never closed")
     return tuple(tuple(i) if type(i) is list else i for i in items)
+
+
+def from_source(text: str, placeholders: set[str] | frozenset[str], where: str = "") -> str:
+    """A template file's source form (module docstring) as a template: `__name__` of each of
+    `placeholders` -> `$name` (`${name}` before a letter, digit or `_`), `$` -> `$$`, and each line
+    of a block's first part uncommented. Other dunders (`__init__`) are left alone."""
+    if "#@if:" in text:
+        lines = text.splitlines(keepends=True)
+        in_first = False  # between #@if:FLAG and its #@else or #@end
+        for number, line in enumerate(lines, 1):
+            if not in_first and "#@" not in line:
+                continue
+            if _OPEN.match(line):
+                in_first = True
+            elif _ELSE.match(line) or _END.match(line):
+                in_first = False
+            elif in_first and line.strip():
+                m = _COMMENTED.match(line)
+                if not m:
+                    raise TemplateError(f"{where}:{number}: a line of #@if's first part must be commented out "
+                                        f"('# ' after its indentation), got {line.rstrip()!r}")
+                lines[number - 1] = m["indent"] + m["code"]
+        text = "".join(lines)
+    text = text.replace("$", "$$")
+    if not placeholders:
+        return text
+    return _dunders(frozenset(placeholders)).sub(lambda m: f"${{{m[1]}}}" if m[2] else f"${m[1]}", text)
+
+
+@functools.lru_cache(maxsize=64)
+def _dunders(placeholders: frozenset[str]) -> re.Pattern:
+    """`__name__` of any of `placeholders` (the longest first), and the character after it, if a word's."""
+    names = "|".join(sorted(map(re.escape, placeholders), key=len, reverse=True))
+    return re.compile(rf"__({names})__(?=(\w?))")
 
 
 def fill(text: str, values: dict[str, object], where: str = "") -> str:
