@@ -35,15 +35,20 @@ def all_kinds() -> list[ProjectKind]:
     return [kind(n) for n in NAMES]
 
 
-def _field(where: str, table: dict, dotted: str, expected: type, of: type | tuple | None = None, default=None):
+def _field(where: str, table: dict, dotted: str, expected: type, of: type | None = None, default=None):
     """`table`'s value at the last part of `dotted`, checked for its type (and its items' types): a
     wrong one names the manifest and the field."""
     value = table.get(dotted.rsplit(".", 1)[-1], default)
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     if not isinstance(value, expected) or (of is not None and not all(isinstance(i, of) for i in items)):
-        inner = f" of {of.__name__}" if isinstance(of, type) else ""
-        raise TemplateError(f"{where}: {dotted}: expected a {expected.__name__}{inner}, got {value!r}")
+        inner = f" of {_TOML[of][1]}" if of else ""
+        raise TemplateError(f"{where}: {dotted}: expected {_TOML[expected][0]}{inner}, got {value!r}")
     return value
+
+
+# what kind.toml calls them
+_TOML = {dict: ("a table", "tables"), list: ("an array", "arrays"), str: ("a string", "strings"),
+         int: ("an integer", "integers")}
 
 
 def load(folder: Traversable, name: str) -> ProjectKind:
