@@ -53,8 +53,9 @@ def digests(name: str) -> dict[str, str]:
         for p in tasks_of(name, seed):
             b = build.__wrapped__(p)  # past the cache: rendered here
             out[f"{seed}:{p.task}:{p.target}:{p.new_name}"] = _hash(
-                _project(b.base), _project(b.target), list(b.target_files.items()), b.issue, b.hidden_tests, b.fail_to_pass,
-                b.pass_to_pass, b.touched, b.recipe, b.secrets, b.stated, b.rename, b.hidden_mutation, b.reordered_tests)
+                _project(b.base), _project(b.target), list(b.target_files.items()), b.issue, b.hidden_tests,
+                b.fail_to_pass, b.pass_to_pass, b.touched, b.recipe, b.secrets, b.stated, b.rename, b.hidden_mutation,
+                b.reordered_tests)
     for units in k.units.count:
         out[f"0:units={units}"] = _hash(_project(render.__wrapped__(k, 0, units=units)))
     return out
@@ -70,5 +71,5 @@ def test_kind_renders_what_was_recorded(name):
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--record"] and set(sys.argv[2:]) <= set(NAMES):
-    recorded = json.loads(RECORDED.read_text())
-    RECORDED.write_text(json.dumps({**recorded, **{n: digests(n) for n in sys.argv[2:]}}, indent=1, sort_keys=True) + "\n")
+    recorded = {**json.loads(RECORDED.read_text()), **{n: digests(n) for n in sys.argv[2:]}}
+    RECORDED.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
