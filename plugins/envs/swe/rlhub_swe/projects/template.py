@@ -11,6 +11,12 @@ A project kind is written as real Python modules in which
 
 Flags are what makes a variant of the clean project: `bug.ID` (an injected bug), `without.ID` (a
 feature not yet written). The clean project has none active. Marker lines never reach the output.
+
+A kind's folder (projects/templates/<kind>/) holds its files in *source form*, which is valid
+Python that ruff reads and that looks like the clean project: a placeholder is written `__name__`
+(`__pkg__/ledger.py`, `class __Error__(Exception)`), a `$` is a dollar sign, and the lines of a
+block's first part (the variant's code) are commented out, `# ` after their indentation.
+`from_source` turns that into the form above.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ _INLINE = re.compile(r"^(?P<indent>[ \t]*)(?P<code>.*?)[ \t]*#@if:(?P<flag>[\w.-
 _OPEN = re.compile(r"^[ \t]*#@if:(?P<flag>[\w.-]+)[ \t]*$")
 _ELSE = re.compile(r"^[ \t]*#@else[ \t]*$")
 _END = re.compile(r"^[ \t]*#@end[ \t]*$")
+_BLOCK_MARKER = re.compile(r"#@(?:(?P<if>if):[\w.-]+|else|end)[ \t]*$", re.M)  # a literal first: a fast search
+_COMMENTED = re.compile(r"^(?P<indent>[ \t]*)# (?P<code>.*)$", re.DOTALL)
 
 
 class TemplateError(ValueError):
@@ -104,6 +112,46 @@ def _parse(text: str, where: str) -> tuple:
     if block is not None:
         raise TemplateError(f"{where}: #@if:{block[1]} is never closed")
     return tuple(tuple(i) if type(i) is list else i for i in items)
+
+
+def from_source(text: str, placeholders: set[str] | frozenset[str], where: str = "") -> str:
+    """A template file's source form (module docstring) as a template: `__name__` of each of
+    `placeholders` -> `$name` (`${name}` before a letter, digit or `_`), `$` -> `$$`, and each line
+    of a block's first part uncommented. Other dunders (`__init__`) are left alone."""
+    out, done, first = [], 0, None  # first: where the open block's first part begins
+    for m in _BLOCK_MARKER.finditer(text):  # only the marker lines are looked at: the rest is copied
+        if text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip(" \t"):
+            continue  # code before it: not a line of its own
+        if m["if"]:
+            first = m.end() + 1  # a second #@if before the #@end: _parse says blocks do not nest
+        elif first is not None:
+            out += [text[done:first], _uncommented(text, first, m.start(), where)]
+            done, first = m.start(), None
+    text = ("".join(out) + text[done:]).replace("$", "$$")
+    if not placeholders:
+        return text
+    before_word, elsewhere = _dunders(frozenset(placeholders))
+    return elsewhere.sub(r"$\1", before_word.sub(r"${\1}", text))  # C-level replacements: no call per match
+
+
+def _uncommented(text: str, start: int, end: int, where: str) -> str:
+    lines = text[start:end].splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.strip():
+            m = _COMMENTED.match(line)
+            if not m:
+                number = text.count("\n", 0, start) + i + 1
+                raise TemplateError(f"{where}:{number}: a line of #@if's first part must be commented out "
+                                    f"('# ' after its indentation), got {line.rstrip()!r}")
+            lines[i] = m["indent"] + m["code"]
+    return "".join(lines)
+
+
+@functools.lru_cache(maxsize=64)
+def _dunders(placeholders: frozenset[str]) -> tuple[re.Pattern, re.Pattern]:
+    """`__name__` of any of `placeholders` (the longest first): before a word character, anywhere."""
+    names = "|".join(sorted(map(re.escape, placeholders), key=len, reverse=True))
+    return re.compile(rf"__({names})__(?=\w)"), re.compile(rf"__({names})__")
 
 
 def fill(text: str, values: dict[str, object], where: str = "") -> str:
