@@ -129,7 +129,8 @@ class Environment:
     def drawings(self, task: Task, response: str, ctx: "VerifyContext") -> dict[str, bytes]:
         """Pictures a report shows beside a response, as PNG bytes by caption (e.g. "reference"
         and "candidate" drawings of a part). Anything built from the response is built in the
-        sandbox (`ctx.sandbox`), never here. Default: none."""
+        sandbox (`ctx.sandbox`), never here. A report prefers the verifier's own drawings
+        (`Verifier.drawings`: drawn from what it measured, at one scale). Default: none."""
         return {}
 
     def episode(self, task: Task, verifier: "Verifier", ctx: "VerifyContext") -> Episode:

@@ -92,6 +92,17 @@ class Verdict:
         return out
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """A picture a report shows beside a response (`Verifier.drawings`): PNG bytes and, for a
+    picture drawn to scale, the length one pixel stands for (`per_px`, in `unit`). Pictures of one
+    sample drawn at one scale carry the same `per_px`, so sizes compare by eye."""
+
+    png: bytes
+    per_px: float | None = None
+    unit: str = "mm"
+
+
 @dataclass
 class VerifyContext:
     """What a verifier may use besides the task and response: the sandbox and its profile.
@@ -138,6 +149,16 @@ class Verifier:
     # Optional: `render(task, response, path, ctx) -> Verdict` grades and also draws the verdict
     # to a PNG at `path` (`rlhub verify --render`); verifiers that can draw define it.
     render: ClassVar[Any] = None
+    # Optional: `drawings(task, response, ctx) -> dict[str, Drawing]`: pictures of the verdict by
+    # caption (e.g. "reference" and "candidate" at one scale) for `rlhub eval --report`; anything
+    # built from the response is built in the sandbox.
+    drawings: ClassVar[Any] = None
+
+    def explain_reward(self, verdict: dict[str, Any]) -> str | None:
+        """Why `verdict` (as `Verdict.to_dict()`, e.g. read back from a trajectory) earned its
+        reward, in this verifier's terms: the rule its config chose and the figures it applied
+        (`rlhub verify --explain`, the eval report). None: nothing to add to the verdict itself."""
+        return None
 
     def hidden(self, task: "Task") -> Any:
         """`task.hidden` as this verifier's `Hidden` model; TaskError names every bad field."""

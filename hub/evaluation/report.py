@@ -1,11 +1,12 @@
 """`rlhub eval --report report.html`: one self-contained page (no scripts, no links out) with
-the summary table, bar charts of reward per domain and per environment (matplotlib, inline SVG),
-the failure reasons with examples, and for environments that draw (CAD parts) the reference and
-the candidate side by side.
+the summary table (rewards with intervals, prompt and completion tokens, model and verification
+seconds at p50 / p95), bar charts of reward per domain and per environment (matplotlib, inline
+SVG), the failures with their cause (causes.py), the verdict explained and the whole transcript of
+a multi-turn sample, and for verifiers that draw (CAD parts) the reference and the candidate at one
+shared scale (`Verifier.drawings`, the frame of `rlhub verify --render`).
 
 Everything a model wrote is escaped; pictures are PNG bytes checked by their signature and
-embedded as data URLs; anything built from a response is built in the sandbox (see
-`Environment.drawings`).
+embedded as data URLs; anything built from a response is built in the sandbox.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from ..core.errors import UserError
 from ..core.files import atomic_write
 from .stats import fmt, interval
-from .verdicts import explain, failure_reason
+from .verdicts import explain, failure_reason, reward_why
 
 MAX_EXAMPLES = 3  # failed examples shown per environment
 MAX_DRAWN = 8  # responses drawn beside their reference (each drawing runs in the sandbox)
@@ -34,8 +35,8 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 
 table { border-collapse: collapse; margin: 1em 0; } td, th { padding: 3px 10px; border-bottom: 1px solid #eee; }
 th { text-align: left; background: #f6f6f6; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 pre { background: #f8f8f8; padding: 8px; overflow-x: auto; font-size: 12px; max-height: 360px; }
-.pair { display: flex; gap: 16px; flex-wrap: wrap; } .pair figure { margin: 0; }
-.pair img { width: 420px; border: 1px solid #ccc; } figcaption { font-size: 12px; color: #555; }
+.pair { display: flex; flex-direction: column; gap: 8px; } .pair figure { margin: 0; }
+.pair img { max-width: 100%; border: 1px solid #ccc; } figcaption { font-size: 12px; color: #555; }
 .chart svg { max-width: 100%; height: auto; }
 """
 
@@ -76,9 +77,27 @@ def _png(data: bytes) -> str | None:
     return "data:image/png;base64," + base64.b64encode(bytes(data)).decode("ascii")
 
 
-def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, str]]]:
-    """Reference and candidate drawings for up to MAX_DRAWN responses (failed ones first)."""
+def _pictures(renv, task, response: str, ctx) -> dict[str, Any]:
+    """Drawings by caption: the verifier's (drawn from what it measured, at one scale), else the
+    environment's (`Environment.drawings`, PNG bytes)."""
     from ..core.env import Environment
+    from ..core.verifier import Drawing
+
+    if renv.verifier.drawings is not None:
+        return renv.verifier.drawings(task, response, ctx)
+    if type(renv.env).drawings is not Environment.drawings:
+        return {k: Drawing(v) for k, v in renv.env.drawings(task, response, ctx).items()}
+    return {}
+
+
+def _draws(renv) -> bool:
+    from ..core.env import Environment
+
+    return renv.verifier.drawings is not None or type(renv.env).drawings is not Environment.drawings
+
+
+def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Reference and candidate drawings for up to MAX_DRAWN responses (failed ones first)."""
     from ..core.verifier import VerifyContext
 
     from tqdm import tqdm
@@ -91,19 +110,27 @@ def _drawings(catalog, records: list[dict[str, Any]]) -> list[tuple[dict[str, An
         if not rec.get("turns") or not rec.get("env") or rec["env"] not in catalog.envs:
             continue
         renv = catalog.get(rec["env"])
-        if type(renv.env).drawings is Environment.drawings:  # this environment draws nothing
+        if not _draws(renv):
             continue
         try:
             task = catalog.task(rec["label"])
-            pictures = renv.env.drawings(task, rec["turns"][-1]["action"], VerifyContext(profile=renv.profile))
-        except Exception as exc:  # a drawing is a nicety: the report is written without it
-            pictures = {"error": str(exc)}
-        shown = {k: url for k, url in ((k, _png(v)) for k, v in pictures.items()) if url}
+            pictures = _pictures(renv, task, rec["turns"][-1]["action"], VerifyContext(profile=renv.profile))
+        except Exception:  # a drawing is a nicety: the report is written without it
+            pictures = {}
+        shown = {k: (url, d) for k, d in pictures.items() if (url := _png(getattr(d, "png", None)))}
         if shown:
             out.append((rec, shown))
             bar.update()
     bar.close()
     return out
+
+
+def _figure(caption: str, url: str, drawing) -> str:
+    """One drawing; one drawn to scale carries it (`data-per-px`, `data-unit`) and says it."""
+    if drawing.per_px is None:
+        return f"<figure><img alt='{_e(caption)}' src='{url}'><figcaption>{_e(caption)}</figcaption></figure>"
+    return (f"<figure><img alt='{_e(caption)}' src='{url}' data-per-px='{drawing.per_px:.6g}' data-unit='{_e(drawing.unit)}'>"
+            f"<figcaption>{_e(caption)}: 1 pixel = {drawing.per_px:.4g} {_e(drawing.unit)}</figcaption></figure>")
 
 
 def render(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]], meta: dict[str, Any]) -> str:
@@ -132,42 +159,71 @@ def render(catalog, records: list[dict[str, Any]], summary: list[dict[str, Any]]
     drawn = _drawings(catalog, records)
     if drawn:
         parts.append("<h2>Drawings: reference and candidate</h2>")
+        parts.append("<p>The pictures of one sample share one scale (the caption says how long a pixel is): "
+                     "a part drawn larger is larger.</p>")
         for rec, pictures in drawn:
-            figures = "".join(f"<figure><img alt='{_e(k)}' src='{url}'><figcaption>{_e(k)}</figcaption></figure>"
-                              for k, url in pictures.items())
-            parts.append(f"<h3>{_e(rec['label'])}: reward {rec['reward']:.3f}</h3><div class='pair'>{figures}</div>")
+            figures = "".join(_figure(k, url, d) for k, (url, d) in pictures.items())
+            scales = {d.per_px for _, d in pictures.values()}
+            parts.append(f"<h3>{_e(rec['label'])}: reward {rec['reward']:.3f}</h3>"
+                         f"<div class='pair' data-shared-scale='{'yes' if len(scales) == 1 and None not in scales else 'no'}'>"
+                         f"{figures}</div>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
+def _seconds(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
 def _table(summary: list[dict[str, Any]]) -> str:
-    head = ["environment", "tasks", "reward", "95 % interval", "pass", "95 % interval", "no verdict", "turns", "tokens",
-            "truncated", "seconds", "top failure reasons"]
-    rows = ["<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    head = ["environment", "tasks", "reward", "95 % interval", "pass", "95 % interval", "no verdict", "turns",
+            "prompt tokens", "completion tokens", "truncated", "model s p50", "model s p95", "verify s p50",
+            "verify s p95", "top failure causes"]
+    rows = ["<table id='summary'><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    estimated = False
     for r in summary:
         reasons = "; ".join(f"{_e(why)} ({n})" for why, n in r["reasons"])
+        mark = "*" if r.get("tokens_estimated") else ""
+        estimated = estimated or bool(mark)
+        prompt = r.get("prompt_tokens")
         cells = [f"<td>{_e(r['env'])}</td>", *(f"<td class='n'>{v}</td>" for v in (
             r["n"], fmt(r["reward"]), interval(r["reward_ci"]), fmt(r["pass_rate"], ".1%"), interval(r["pass_ci"], ".1%"),
-            r["errors"], f"{r['turns']:.2f}",
-            f"{r['tokens']:.0f}", f"{r['truncated']:.1%}", f"{r['seconds']:.2f}")), f"<td>{reasons}</td>"]
+            r["errors"], f"{r['turns']:.2f}", "-" if prompt is None else f"{prompt:.0f}{mark}", f"{r['tokens']:.0f}{mark}",
+            f"{r['truncated']:.1%}", *(_seconds(r.get(k)) for k in ("model_p50", "model_p95", "verify_p50", "verify_p95")))),
+            f"<td>{reasons}</td>"]
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return "".join(rows) + "</table>"
+    note = ("<p>Tokens are per episode (prompt tokens: every turn's prompt), as the endpoint counted them"
+            + ("; * some were estimated (the endpoint sent no usage)" if estimated else "") + ". Seconds per episode: "
+            "model = waiting for the endpoint, verify = the environment's steps and the grading; p50 / p95 over the "
+            "episodes (- where the trajectories predate the split).</p>")
+    return "".join(rows) + "</table>" + note
 
 
-def _transcript(turns: list[dict[str, Any]]) -> str:
-    """The reply of a single-turn sample; every turn of a multi-turn one (replies, tool calls and
-    what came back), collapsed."""
+def _text(content: Any) -> str:
+    if isinstance(content, list):  # message parts: the text whole, an image by name
+        return "\n".join(str(p.get("text", "")) if p.get("type") == "text" else f"[{p.get('type', 'part')}]"
+                         for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)
+
+
+def _transcript(rec: dict[str, Any]) -> str:
+    """The reply of a single-turn sample; the whole transcript of a multi-turn one (the prompt,
+    every reply, its tool calls and what came back), collapsed, nothing cut."""
+    turns = rec.get("turns") or []
     if len(turns) <= 1:
         last = turns[-1]["action"] if turns else ""
-        return f"<details><summary>reply ({len(last)} characters)</summary><pre>{_e(last[:4000])}</pre></details>"
+        return f"<details class='reply'><summary>reply ({len(last)} characters)</summary><pre>{_e(last)}</pre></details>"
     parts = []
+    for m in rec.get("prompt") or []:
+        if isinstance(m, dict):
+            parts.append(f"<b>{_e(m.get('role', 'user'))}</b><pre>{_e(_text(m.get('content')))}</pre>")
     for i, t in enumerate(turns, 1):
-        calls = "".join(f"\n-> {c.get('function', {}).get('name')}({str(c.get('function', {}).get('arguments'))[:400]})"
+        calls = "".join(f"\n-> {c.get('function', {}).get('name')}({c.get('function', {}).get('arguments')})"
                         for c in t.get("tool_calls") or [])
-        back = "\n".join(f"<- {r.get('name')}: {str(r.get('content'))[:800]}" for r in t.get("tool_results") or [])
-        parts.append(f"<b>turn {i}</b><pre>{_e(str(t.get('action') or '')[:2000] + calls)}</pre>"
-                     f"<pre class='obs'>{_e(back or str(t.get('observation') or '')[:2000])}</pre>")
-    return f"<details><summary>transcript ({len(turns)} turns)</summary>{''.join(parts)}</details>"
+        back = "\n".join(f"<- {r.get('name')}: {_text(r.get('content'))}" for r in t.get("tool_results") or [])
+        parts.append(f"<b>turn {i}: the model</b><pre>{_e(str(t.get('action') or '') + calls)}</pre>"
+                     f"<b>turn {i}: the environment</b><pre class='obs'>{_e(back or str(t.get('observation') or ''))}</pre>")
+    return (f"<details class='transcript'><summary>transcript ({len(turns)} turns)</summary>{''.join(parts)}</details>")
 
 
 def _failures(catalog, records: list[dict[str, Any]]) -> list[str]:
@@ -185,8 +241,9 @@ def _failures(catalog, records: list[dict[str, Any]]) -> list[str]:
         config = renv.verifier.config.model_dump(mode="json") if renv else None
         for rec in recs[:MAX_EXAMPLES]:
             verdict = {k: rec.get(k) for k in ("reward", "passed", "components", "details", "verifier", "error")}
-            out.append(f"<p><b>{_e(failure_reason(rec))}</b>: {_e(rec['label'])}</p>"
-                       f"<pre>{_e(explain(verdict, config))}</pre>" + _transcript(rec.get("turns") or []))
+            why = reward_why(renv.verifier, verdict) if renv else None
+            out.append(f"<p><b class='cause'>{_e(failure_reason(rec))}</b>: {_e(rec['label'])}</p>"
+                       f"<pre>{_e(explain(verdict, config, why=why))}</pre>" + _transcript(rec))
     return out
 
 

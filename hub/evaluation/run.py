@@ -64,11 +64,38 @@ def _next_messages(action: str, calls: list[dict], step) -> list[dict[str, Any]]
     return out
 
 
+def _usage(reply, messages: list[dict[str, Any]], action: str, calls: list[dict]) -> dict[str, Any]:
+    """A turn's prompt and completion tokens: the endpoint's own count (`usage`), else an estimate
+    (`length_penalty`'s count, no tokenizer), marked `tokens_estimated`."""
+    from ..plugins.builtin.length import count_tokens
+
+    usage = getattr(reply, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None)
+    completion = getattr(usage, "completion_tokens", None)
+    out: dict[str, Any] = {}
+    if completion is None:
+        completion = count_tokens(action + ("".join(json.dumps(c) for c in calls) if calls else ""))
+        out["tokens_estimated"] = True
+    if prompt is None:
+        prompt = count_tokens("\n".join(_text_of(m.get("content")) for m in messages))
+        out["tokens_estimated"] = True
+    return {"tokens": int(completion), "prompt_tokens": int(prompt), **out}
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # parts: text counted, images not (their tokens depend on the model)
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
 async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], pool: ThreadPoolExecutor,
                 step_timeout: float) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     record: dict[str, Any] = {"label": label, "env": None, "model": model, "turns": [], "reward": 0.0,
-                              "passed": False, "error": None, "tokens": 0}
+                              "passed": False, "error": None, "tokens": 0, "prompt_tokens": 0,
+                              "tokens_estimated": False, "model_s": 0.0, "verify_s": 0.0}
     start = time.perf_counter()
     try:
         record["env"] = Label.parse(label).env
@@ -80,22 +107,31 @@ async def _play(catalog, client, model: str, label: str, gen: dict[str, Any], po
         if tools:  # a tool environment: the endpoint gets the schemas and answers with tool_calls
             record["tools"] = [t["function"]["name"] for t in tools]
         while True:
+            t0 = time.perf_counter()
             reply = await client.chat.completions.create(model=model, messages=messages, **gen,
                                                          **({"tools": tools} if tools else {}))
+            model_s = time.perf_counter() - t0
             message = reply.choices[0].message
             action = message.content or ""
             calls = [c.model_dump() for c in message.tool_calls or []] if tools else []
-            tokens = reply.usage.completion_tokens if reply.usage is not None else None
-            record["tokens"] += tokens or 0
+            usage = _usage(reply, messages, action, calls)
             played = {"role": "assistant", "content": action, "tool_calls": calls} if tools else action
+            t1 = time.perf_counter()
             step = await asyncio.wait_for(loop.run_in_executor(pool, episode.step, played), step_timeout)
+            step_s = time.perf_counter() - t1
             turn = {"action": action, "observation": step.observation, "done": step.done,
-                    "finish_reason": reply.choices[0].finish_reason, "tokens": tokens}
+                    "finish_reason": reply.choices[0].finish_reason, **usage,
+                    "model_s": round(model_s, 4), "step_s": round(step_s, 4)}
             if tools:
                 turn["tool_calls"] = calls
                 turn["tool_results"] = [r.message() for r in step.tool_results]
                 turn["notes"] = list(step.notes)  # said to the model after the results (rlhub export rebuilds the transcript)
             record["turns"].append(turn)
+            record["tokens"] += usage["tokens"]
+            record["prompt_tokens"] += usage["prompt_tokens"]
+            record["tokens_estimated"] = record["tokens_estimated"] or bool(usage.get("tokens_estimated"))
+            record["model_s"] = round(record["model_s"] + model_s, 4)
+            record["verify_s"] = round(record["verify_s"] + step_s, 4)
             if step.done:
                 break
             messages = messages + _next_messages(action, calls, step)
@@ -144,7 +180,10 @@ def summarize(records: Iterable[dict[str, Any]], attempts: int = 1) -> list[dict
     then an 'all' row: samples, mean reward and pass rate over the samples with a verdict and
     their 95 % intervals (hub/evaluation/stats.py), samples without a verdict (`errors`) and their
     rate, pass@k with several attempts per task, mean turns, mean completion tokens, truncation
-    rate (a reply cut at --max-tokens), mean seconds per episode and the top failure reasons."""
+    rate (a reply cut at --max-tokens), mean seconds per episode, the median and 95th percentile
+    of an episode's model time and verification time (its environment steps, grading included),
+    mean prompt tokens (every turn's prompt) and how many samples' tokens were estimated, and the
+    top failure reasons. Trajectories written before the split (no model_s) give None there."""
     from .stats import _group, scored
 
     groups = _group(records)
@@ -165,8 +204,27 @@ def summarize(records: Iterable[dict[str, Any]], attempts: int = 1) -> list[dict
                      "tokens": sum(r.get("tokens") or 0 for r in rs) / n,
                      "truncated": sum(any(t.get("finish_reason") == "length" for t in r.get("turns", [])) for r in rs) / n,
                      "seconds": sum(r.get("seconds") or 0.0 for r in rs) / n,
+                     **_latency(rs),
+                     "prompt_tokens": _mean([r["prompt_tokens"] for r in rs if isinstance(r.get("prompt_tokens"), (int, float))]),
+                     "tokens_estimated": sum(bool(r.get("tokens_estimated")) for r in rs),
                      "reasons": reasons.most_common(TOP_REASONS)})
     return rows
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _latency(records: list[dict[str, Any]]) -> dict[str, float | None]:
+    """p50 and p95 of the model's and the verification's seconds per episode (None without data)."""
+    import numpy as np
+
+    out: dict[str, float | None] = {}
+    for key in ("model_s", "verify_s"):
+        values = [float(r[key]) for r in records if isinstance(r.get(key), (int, float)) and r.get("turns")]
+        for q in (50, 95):
+            out[f"{key[:-2]}_p{q}"] = float(np.percentile(values, q)) if values else None
+    return out
 
 
 def read_trajectories(path: str | Path) -> list[dict[str, Any]]:

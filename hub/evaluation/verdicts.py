@@ -9,13 +9,13 @@ Numbers are rounded here, for display only: the verdict itself is never changed.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 MAX_LINES = 12  # of one traceback or long message: its last lines (where the error is)
 MAX_ITEMS = 8  # failed tests listed by name
-_SKIP = {"verify_s", "timing_s", "tests_passed", "tests_total", "failures", "collect_errors", "stage", "reason"}
-_EXCEPTION = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception|Exit|Interrupt))\b")
+INLINE = 100  # a list or dict wider than this is shown one item a line (never cut)
+_SKIP = {"verify_s", "timing_s", "tests_passed", "tests_total", "failures", "collect_errors", "stage", "reason",
+         "verdict", "mismatches", "mismatch_data"}
 
 
 def number(x: Any) -> str:
@@ -25,17 +25,43 @@ def number(x: Any) -> str:
     return f"{x:.4g}" if abs(x) < 1e4 else f"{x:.0f}"
 
 
-def shown(value: Any, width: int = 100) -> str:
-    """A detail value on one line: numbers rounded, lists and dicts kept short."""
+def shown(value: Any) -> str:
+    """A detail value on one line, whole: numbers rounded, nothing cut."""
     if isinstance(value, float):
         return number(value)
     if isinstance(value, (list, tuple)):
-        items = [shown(v, 30) for v in value[:12]]
-        return "[" + ", ".join(items) + (f", ... {len(value) - 12} more" if len(value) > 12 else "") + "]"
+        return "[" + ", ".join(shown(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {shown(v, 30)}" for k, v in list(value.items())[:12]) + "}"
-    text = str(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
+        return "{" + ", ".join(f"{k}: {shown(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def item(key: str, value: Any) -> list[str]:
+    """`key: value` on one line when it fits, else the value's items one a line (each whole)."""
+    if isinstance(value, str) and "\n" in value:
+        return [f"{key}:", *block(value)]
+    line = f"{key}: {shown(value)}"
+    if len(line) <= INLINE or not isinstance(value, (list, tuple, dict)) or not value:
+        return [line]
+    rows = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+    return [f"{key}:"] + [f"  - {shown(v)}" if k is None else f"  {k}: {shown(v)}" for k, v in rows]
+
+
+def mismatch_lines(details: dict[str, Any]) -> list[str]:
+    """The verdict's mismatches (a mesh verdict's `mismatch_data`, else its `mismatches`), one a
+    line, each whole and numbered as `verify --render` numbers them in its picture."""
+    data = [m for m in details.get("mismatch_data") or () if isinstance(m, dict) and m.get("text")]
+    if data:
+        required = sum(bool(m.get("required", True)) for m in data)
+        lines = [f"mismatches ({len(data)}; {required} fail the task, the rest only lower the score):"]
+        for i, m in enumerate(data, 1):
+            note = [] if m.get("required", True) else ["lowers the score only"]
+            if isinstance(m.get("error"), (int, float)) and not isinstance(m.get("error"), bool):
+                note.append(f"error {number(float(m['error']))}")
+            lines.append(f"  {i}. {m['text']}" + (f"  [{', '.join(note)}]" if note else ""))
+        return lines
+    texts = [str(t) for t in details.get("mismatches") or ()]
+    return [f"mismatches ({len(texts)}):", *(f"  {i}. {t}" for i, t in enumerate(texts, 1))] if texts else []
 
 
 def block(text: str, indent: str = "    ", lines: int = MAX_LINES) -> list[str]:
@@ -51,12 +77,14 @@ def reward_mode(config: dict[str, Any] | None) -> str:
     if not config:
         return ""
     keys = [k for k in config if any(w in k for w in ("reward", "weight", "mode", "threshold"))]
-    return ", ".join(f"{k}: {shown(config[k], 80)}" for k in keys)
+    return ", ".join(f"{k}: {shown(config[k])}" for k in keys)
 
 
-def explain(verdict: dict[str, Any], config: dict[str, Any] | None = None, expected: str | None = None) -> str:
+def explain(verdict: dict[str, Any], config: dict[str, Any] | None = None, expected: str | None = None,
+            why: str | None = None) -> str:
     """A verdict (as `Verdict.to_dict()`) for a person. `config`: the verifier's config (for the
-    reward mode); `expected`: the reference answer, shown when it is short."""
+    reward mode); `expected`: the reference answer, shown when it is short; `why`: the verifier's
+    account of the reward (`reward_why`)."""
     details = dict(verdict.get("details") or {})
     ident = verdict.get("verifier") or {}
     status = "NO VERDICT" if verdict.get("error") else ("PASSED" if verdict.get("passed") else "FAILED")
@@ -65,6 +93,8 @@ def explain(verdict: dict[str, Any], config: dict[str, Any] | None = None, expec
     mode = reward_mode(config)
     if mode:
         lines.append(f"reward mode: {mode}")
+    if why:
+        lines.append(f"why this reward: {why}")
     if verdict.get("error"):
         lines.append("error (not the model's doing; no reward is charged):")
         lines += block(verdict["error"])
@@ -75,6 +105,8 @@ def explain(verdict: dict[str, Any], config: dict[str, Any] | None = None, expec
         lines += [f"  {k:<{width}}  {number(float(v))}" for k, v in components.items()]
     if "stage" in details:
         lines.append(f"stage: {details['stage']}")
+    if details.get("verdict"):
+        lines.append(f"verdict: {details['verdict']}")
     if "reason" in details:
         lines.append("reason:")
         lines += block(details["reason"])
@@ -96,17 +128,14 @@ def explain(verdict: dict[str, Any], config: dict[str, Any] | None = None, expec
     for error in details.get("collect_errors") or []:
         lines.append("the tests could not be collected:")
         lines += block(error)
+    lines += mismatch_lines(details)
     pairs, rest = _pairs(details)
     if pairs:
         width = max(len(k) for k in pairs)
         lines.append("expected vs got:")
-        lines += [f"  {k:<{width}}  expected {shown(want, 60)}  got {shown(got, 60)}" for k, (want, got) in pairs.items()]
+        lines += [f"  {k:<{width}}  expected {shown(want)}  got {shown(got)}" for k, (want, got) in pairs.items()]
     for key, value in rest.items():
-        if isinstance(value, str) and "\n" in value:
-            lines.append(f"{key}:")
-            lines += block(value)
-        else:
-            lines.append(f"{key}: {shown(value)}")
+        lines += item(key, value)
     if expected is not None and "\n" not in expected.strip() and len(expected.strip()) <= 200:
         lines.append(f"expected (the reference answer): {expected.strip()}")
     return "\n".join(lines)
@@ -130,29 +159,19 @@ def _pairs(details: dict[str, Any]) -> tuple[dict[str, tuple[Any, Any]], dict[st
 
 
 def failure_reason(record: dict[str, Any]) -> str | None:
-    """Why a trajectory (or verdict) did not pass, in a few words that group well; None if it passed."""
-    if record.get("passed") and not record.get("error"):
+    """Why a trajectory (or verdict) did not pass, in a few words that group well (causes.py)."""
+    from .causes import failure_cause
+
+    return failure_cause(record)
+
+
+def reward_why(verifier: Any, verdict: dict[str, Any]) -> str | None:
+    """The verifier's own account of why `verdict` earned its reward (`Verifier.explain_reward`),
+    or None; an explanation that fails is left out (it is a nicety, never the verdict)."""
+    method = getattr(verifier, "explain_reward", None)
+    if method is None:
         return None
-    error = record.get("error")
-    if error:
-        found = _EXCEPTION.search(str(error))
-        kind = found.group(1) if found else str(error).split(":", 1)[0][:40]
-        return f"no verdict: {kind}"
-    turns = record.get("turns") or []
-    details = record.get("details") or {}
-    if turns and turns[-1].get("finish_reason") == "length":
-        return "truncated (max tokens)"
-    stage = details.get("stage")
-    if stage and stage != "graded":
-        return f"rejected at {stage}"
-    if details.get("collect_errors"):
-        found = _EXCEPTION.search(" ".join(map(str, details["collect_errors"])))
-        return f"tests did not run: {found.group(1) if found else 'collection error'}"
-    if "tests_total" in details:
-        return "some tests failed" if details.get("tests_passed") else "every test failed"
-    if "reason" in details:
-        return str(details["reason"])[:60]
-    components = {k: v for k, v in (record.get("components") or {}).items() if k != "gate"}
-    if len(components) > 1:  # a graded part: the weakest measure says most
-        return f"weakest: {min(components, key=lambda k: components[k])}"
-    return "wrong answer"
+    try:
+        return method(verdict)
+    except Exception:  # noqa: BLE001
+        return None

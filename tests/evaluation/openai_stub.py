@@ -4,7 +4,7 @@
         main(["eval", "--base-url", stub.url, "--model", stub.model, ...])
 
 `reply(messages)` returns the text, (text, finish_reason), an assistant message with
-`tool_calls` (a dict), or an aiohttp response (an endpoint failure). Usage counts one token per word.
+`tool_calls` (a dict), or an aiohttp response (an endpoint failure). Usage counts one token per word (left out where `usage(messages)` is false).
 Every request body is kept in `stub.requests`.
 """
 
@@ -18,8 +18,9 @@ from aiohttp import web
 
 
 class OpenAIStub:
-    def __init__(self, reply: Callable[[list[dict]], str | tuple[str, str]], model: str = "stub-model") -> None:
-        self.reply, self.model = reply, model
+    def __init__(self, reply: Callable[[list[dict]], str | tuple[str, str]], model: str = "stub-model",
+                 usage: Callable[[list[dict]], bool] = lambda messages: True) -> None:
+        self.reply, self.model, self.usage = reply, model, usage
         self.requests: list[dict] = []
         self.url = ""
         self._loop = asyncio.new_event_loop()
@@ -43,10 +44,12 @@ class OpenAIStub:
             text, finish = out if isinstance(out, tuple) else (out, "stop")
             message = {"role": "assistant", "content": text}
         words = len((message["content"] or "").split())
+        prompt = sum(len(str(m.get("content") or "").split()) for m in body["messages"])
+        usage = {"usage": {"prompt_tokens": prompt, "completion_tokens": words, "total_tokens": words + prompt}}
         return web.json_response({
             "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": self.model,
             "choices": [{"index": 0, "finish_reason": finish, "message": message}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": words, "total_tokens": words + 1}})
+            **(usage if self.usage(body["messages"]) else {})})
 
     async def _start(self) -> str:
         app = web.Application()

@@ -24,11 +24,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     verdict = cat.verify(label, response, task=task, render_to=render_to)
     print(json.dumps(verdict.to_dict(), default=str))  # one verdict as JSON, with or without --json
     if args.explain or sys.stdout.isatty():  # the human view goes beside it, never into the JSON
-        from ...evaluation.verdicts import explain
+        from ...evaluation.verdicts import explain, reward_why
 
-        config = cat.get(label.env).verifier.config.model_dump(mode="json")
+        verifier = cat.get(label.env).verifier
+        shown = verdict.to_dict()
         sys.stdout.flush()
-        print(explain(verdict.to_dict(), config, expected=task.reference), file=sys.stderr)
+        print(explain(shown, verifier.config.model_dump(mode="json"), expected=task.reference,
+                      why=reward_why(verifier, shown)), file=sys.stderr)
     if verdict.error:
         return EXIT_NO_VERDICT
     return EXIT_OK if verdict.passed else EXIT_FAILED
@@ -80,8 +82,8 @@ def rlhub_register_commands(subparsers):
     p = add_verb(subparsers, "verify", cmd_verify, "grade one response; prints {reward, passed, details} as JSON",
                  "Grade one response against the task its label names. Prints one verdict as JSON on stdout\n"
                  "(Verdict.to_dict(), unchanged for scripts); with --explain, or when stdout is a terminal, also\n"
-                 "a readable view on stderr: each component, the reward mode, failed tests or features with\n"
-                 "expected vs got, tracebacks unescaped (numbers rounded there for display only).\n"
+                 "a readable view on stderr: each component, the reward mode and why the reward is what it is,\n"
+                 "failed tests or every mismatched feature (whole), expected vs got, tracebacks unescaped (numbers rounded there for display only).\n"
                  "exit 0: passed; 1: not passed; 2: bad input; 3: no verdict (the verifier failed).",
                  epilog=examples(f"rlhub reference --label {LABEL_EXAMPLE} > answer.txt",
                                  f"rlhub verify --label {LABEL_EXAMPLE} --response-file answer.txt --explain"))

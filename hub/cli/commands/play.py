@@ -42,7 +42,7 @@ def turns_from(stream: TextIO, interactive: bool) -> Iterator[str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from ...evaluation.verdicts import explain
+    from ...evaluation.verdicts import explain, reward_why
     from ...tools import formats
     from ..promptview import render, render_tools
 
@@ -92,7 +92,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(json.dumps({"label": label.to_json(), "turns": log, "verdict": verdict}, default=str))
     else:
         config = renv.verifier.config.model_dump(mode="json")
-        print(f"=== verdict after {len(log)} turn(s) ===\n{explain(verdict, config, expected=episode.task.reference)}")
+        print(f"=== verdict after {len(log)} turn(s) ===\n{explain(verdict, config, expected=episode.task.reference, why=reward_why(renv.verifier, verdict))}")
     if verdict.get("error"):
         return EXIT_NO_VERDICT
     return EXIT_OK if verdict.get("passed") else EXIT_FAILED

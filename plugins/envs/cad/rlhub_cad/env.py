@@ -136,19 +136,6 @@ class CadEnvironment(FamilyEnvironment):
 
             submit([self.drawn_script(i) for i in indices])
 
-    def drawings(self, task: Task, response: str, ctx) -> dict[str, bytes]:
-        """The reference part's drawing and, built in the sandbox, the response's (for reports)."""
-        from hub.core.response import read
-
-        from .render import draw_candidate, render_png
-
-        out = {"reference": render_png(task.hidden["reference_script"])}
-        script = read(response).code("python")
-        candidate = draw_candidate(script, ctx) if script and script.strip() else None
-        if candidate is not None:
-            out["candidate"] = candidate
-        return out
-
 
 def turned(script: str, free: dict) -> list[str]:
     """The reference placed as the prompt also allows (Family.free): turned by each free

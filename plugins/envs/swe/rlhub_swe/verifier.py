@@ -276,6 +276,44 @@ class SweTests(Verifier):
             for t in lost:
                 outcome[t] = False
 
+    def explain_reward(self, verdict: dict[str, Any]) -> str | None:
+        """The rule (`reward: fraction` or `all_or_nothing`) applied to this verdict's test counts,
+        and what set the reward aside from it (a refusal, forged results, broken PASS_TO_PASS
+        tests, a kept old name, the share of the issue's parts that work)."""
+        d = verdict.get("details") or {}
+        reward = float(verdict.get("reward") or 0.0)
+        if verdict.get("error"):
+            return None
+        if d.get("refused"):
+            return f"0: the answer was refused before any test ran ({d['refused']})"
+        if "fail_to_pass" not in d:
+            return f"{reward:.4g}: {d['reason']}" if d.get("reason") and reward == 0 else None
+        fixed, f2p = _counts(d["fail_to_pass"])
+        kept, p2p = _counts(d.get("pass_to_pass", "0/0"))
+        failing = d.get("fail_to_pass_failing") or []
+        rule = (f"reward: {self.config.reward}: the share of FAIL_TO_PASS tests that pass ({fixed}/{f2p} = {fixed / f2p:.4g}), "
+                if self.config.reward == "fraction" and f2p else
+                f"reward: {self.config.reward}: 1 only when all {f2p} FAIL_TO_PASS tests pass ({fixed} do), ")
+        rule += f"counted only while every PASS_TO_PASS test still passes ({kept}/{p2p} do)"
+        if d.get("tampering"):
+            return f"0: {d['tampering']} (the run's results cannot be trusted; {rule})"
+        if kept < p2p:
+            named = d.get("pass_to_pass_broken") or []
+            more = p2p - kept - len(named)
+            broken = ", ".join(named) + (f" and {more} more" if more > 0 else "")
+            cause = f", as {d['reason']}" if d.get("reason") and not fixed and not kept else ""
+            return (f"0 with {fixed}/{f2p} FAIL_TO_PASS passing: {p2p - kept} PASS_TO_PASS test(s) broke{cause} "
+                    f"({broken}); {rule}")
+        if d.get("old_name_kept"):
+            return f"0: {d.get('reason')} ({rule})"
+        why = f"{reward:.4g} = {rule}"
+        if failing:
+            why += f"; still failing: {', '.join(failing)}"
+        if d.get("stated_api") and d.get("stated_api_missing"):
+            why += (f"; at most the share of the issue's named parts that work, {d['stated_api']} "
+                    f"(missing: {', '.join(d['stated_api_missing'])})")
+        return why
+
     def score(self, h: SweHidden, outcome: dict[str, bool] | None, tamper: str | None, details: dict[str, Any]) -> Verdict:
         if outcome is None:
             return Verdict(0.0, False, details=details)
@@ -334,6 +372,15 @@ class SweTests(Verifier):
 
 
 _ERROR_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Interrupt|Exit)\b.*$", re.M)
+
+
+def _counts(text: Any) -> tuple[int, int]:
+    """(passing, total) from a verdict's "3/5"."""
+    try:
+        a, b = str(text).split("/", 1)
+        return int(a), int(b)
+    except ValueError:
+        return 0, 0
 
 
 def _error_line(messages: list[str]) -> str | None:

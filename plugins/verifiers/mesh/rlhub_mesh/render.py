@@ -1,5 +1,6 @@
 """`rlhub verify --render diff.png`: the reference and the candidate side by side, from the same
-views (top, front, isometric; orthographic, one shared scale), every mismatched feature marked
+views (top, front, isometric; orthographic, one shared scale: `shared_frame`, which the eval
+report's drawings use too), every mismatched feature marked
 with a numbered red ring in both, and the verdict's mismatches listed under the pictures.
 
 Host side: a small z-buffer rasteriser (numpy) draws the meshes the runner measured, exact
@@ -9,6 +10,7 @@ matplotlib (Agg) lays the images out and writes the PNG. Builds no geometry.
 
 from __future__ import annotations
 
+import io
 import textwrap
 from typing import TYPE_CHECKING
 
@@ -90,6 +92,59 @@ def _marks(data: list[dict], key: str) -> dict[tuple, list[int]]:
     return out
 
 
+def shared_frame(parts: list["Part"]) -> tuple[np.ndarray, float]:
+    """(centre, half): one frame for every part and view, so each pixel is the same length in
+    every picture of them (half: the half-width of a view in mm; the largest part fills it)."""
+    lo = np.min([p.mesh.vertices.min(axis=0) for p in parts], axis=0)
+    hi = np.max([p.mesh.vertices.max(axis=0) for p in parts], axis=0)
+    centre = (lo + hi) / 2
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]) - centre
+    half = max(float(np.abs(corners @ _basis(d, u)[:2].T).max()) for _, d, u in VIEWS) * 1.08
+    return centre, half
+
+
+def mm_per_pixel(half: float) -> float:
+    return 2 * half / (PIXELS - 1)
+
+
+def _draw_views(axes, title: str, part: "Part", marks: dict, centre: np.ndarray, half: float, inside: bool = False) -> None:
+    """The part in every view, one axis each, its mismatched features ringed and numbered."""
+    for ax, (view, direction, up) in zip(axes, VIEWS):
+        basis = _basis(direction, up)
+        ax.imshow(_raster(part, basis, centre, half), interpolation="nearest")
+        for point, numbers in marks.items():
+            x, y = _project(point, basis, centre, half)
+            ax.plot(x, y, "o", ms=16, mfc="none", mec="red", mew=2)
+            ax.annotate(",".join(map(str, numbers)), (x, y), xytext=(9, 9), textcoords="offset points",
+                        color="red", fontsize=9, fontweight="bold")
+        if inside:  # the caption on the picture: the image is the raster, pixel for pixel
+            ax.text(0.02, 0.98, f"{title}: {view}", transform=ax.transAxes, va="top", fontsize=9)
+        else:
+            ax.set_title(f"{title}: {view}", fontsize=10)
+
+
+def drawing(title: str, part: "Part", verdict: "Verdict", centre: np.ndarray, half: float, key: str) -> bytes:
+    """One part's views in a row as PNG bytes, one image pixel per raster pixel (so its scale is
+    exactly `mm_per_pixel(half)`), titled inside the picture; `key`: "ref_at" or "cand_at" (the marks)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    dpi = 100
+    fig = Figure(figsize=(PIXELS * len(VIEWS) / dpi, PIXELS / dpi), dpi=dpi)
+    axes = [fig.add_axes((i / len(VIEWS), 0, 1 / len(VIEWS), 1)) for i in range(len(VIEWS))]
+    for ax in axes:
+        ax.set_axis_off()
+    _draw_views(axes, title, part, _marks(verdict.details.get("mismatch_data") or [], key), centre, half, inside=True)
+    for ax in axes:
+        ax.set_xlim(-0.5, PIXELS - 0.5)
+        ax.set_ylim(PIXELS - 0.5, -0.5)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
 def render_pair(ref: "Part", cand: "Part | None", verdict: "Verdict", path: str) -> None:
     import matplotlib
 
@@ -100,34 +155,23 @@ def render_pair(ref: "Part", cand: "Part | None", verdict: "Verdict", path: str)
     parts = [("reference", ref, _marks(data, "ref_at"))]
     if cand is not None:
         parts.append(("candidate", cand, _marks(data, "cand_at")))
-    lo = np.min([p.mesh.vertices.min(axis=0) for _, p, _ in parts], axis=0)
-    hi = np.max([p.mesh.vertices.max(axis=0) for _, p, _ in parts], axis=0)
-    centre = (lo + hi) / 2
-    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]) - centre
+    centre, half = shared_frame([p for _, p, _ in parts])
     fig, axes = plt.subplots(len(VIEWS) + 1, 2, figsize=(10, 4.6 * len(VIEWS) + 2.4), dpi=90,
                              gridspec_kw={"height_ratios": [4.6] * len(VIEWS) + [2.4]})
     fig.subplots_adjust(left=0.02, right=0.98, top=0.97, bottom=0.01, wspace=0.04, hspace=0.12)
     for col in range(2):
-        for row, (view, direction, up) in enumerate(VIEWS):
-            ax = axes[row, col]
+        column = [axes[row, col] for row in range(len(VIEWS))]
+        for ax in column:
             ax.set_xticks([])
             ax.set_yticks([])
-            if col >= len(parts):
+        if col >= len(parts):
+            for ax in column:
                 ax.axis("off")
-                if row == 0:
-                    ax.text(0.5, 0.5, "no part to show:\n" + textwrap.fill(str(verdict.details.get("reason", "")), 40),
-                            ha="center", va="center", fontsize=10, color="red")
-                continue
-            title, part, marks = parts[col]
-            basis = _basis(direction, up)
-            half = float(np.abs(corners @ basis[:2].T).max()) * 1.08  # both parts fill the view, same scale
-            ax.imshow(_raster(part, basis, centre, half))
-            for point, numbers in marks.items():
-                x, y = _project(point, basis, centre, half)
-                ax.plot(x, y, "o", ms=16, mfc="none", mec="red", mew=2)
-                ax.annotate(",".join(map(str, numbers)), (x, y), xytext=(9, 9), textcoords="offset points",
-                            color="red", fontsize=9, fontweight="bold")
-            ax.set_title(f"{title}: {view}", fontsize=10)
+            column[0].text(0.5, 0.5, "no part to show:\n" + textwrap.fill(str(verdict.details.get("reason", "")), 40),
+                           ha="center", va="center", fontsize=10, color="red")
+            continue
+        title, part, marks = parts[col]
+        _draw_views(column, title, part, marks, centre, half)
     text = axes[len(VIEWS), 0]
     for ax in axes[len(VIEWS)]:
         ax.axis("off")

@@ -358,6 +358,43 @@ class MeshIoU(Verifier):
         render_pair(ref if ref is not None else self.reference(task, ctx), cand, verdict, path)
         return verdict
 
+    def explain_reward(self, verdict: dict) -> str | None:
+        """The gate's fixed reward, or the graded formula with this verdict's components in it."""
+        c, d = self.config, verdict.get("details") or {}
+        comp = verdict.get("components") or {}
+        stage = d.get("stage")
+        if verdict.get("error") or stage is None:
+            return None
+        if stage == "wrong_size":
+            return f"{c.valid_floor:g} (valid_floor): a valid part of the wrong size earns the least a valid part earns"
+        if stage != "graded":
+            return f"{float(verdict.get('reward') or 0):.4g}: the part stopped at the {stage} gate, which pays a fixed reward"
+        if verdict.get("passed"):
+            return "1: every feature the task states is within tolerance"
+        w = c.weights
+        total = w.iou + w.form + w.features
+        score = (w.iou * comp.get("iou", 0) + w.form * comp.get("form", 0) + w.features * comp.get("features", 0)) / total
+        return (f"valid_floor + (fail_cap - valid_floor) x score = {c.valid_floor:g} + {c.fail_cap - c.valid_floor:g} x "
+                f"{score:.4g} = {c.valid_floor + (c.fail_cap - c.valid_floor) * score:.4g}, where score = "
+                f"({w.iou:g} iou {comp.get('iou', 0):.4g} + {w.form:g} form {comp.get('form', 0):.4g} + {w.features:g} "
+                f"features {comp.get('features', 0):.4g}) / {total:g}: a part outside the tolerances earns at most "
+                f"fail_cap {c.fail_cap:g}")
+
+    def drawings(self, task, response: str, ctx) -> dict:
+        """The reference and (if it builds) the candidate for a report: each part's views in a row,
+        both in `render`'s one shared frame, so a part twice the size is drawn twice the size."""
+        from hub.core.verifier import Drawing
+
+        from .render import drawing, mm_per_pixel, shared_frame
+
+        verdict, ref, cand = self._verify(task, response, ctx)
+        parts = {"reference": (ref if ref is not None else self.reference(task, ctx), "ref_at")}
+        if cand is not None:
+            parts["candidate"] = (cand, "cand_at")
+        centre, half = shared_frame([part for part, _ in parts.values()])
+        return {name: Drawing(drawing(name, part, verdict, centre, half, key), mm_per_pixel(half))
+                for name, (part, key) in parts.items()}
+
 
 def _mesh_props(mesh: "PartMesh", props: dict, scale: float) -> dict:
     v = mesh.vertices

@@ -224,6 +224,18 @@ class UnitTests(Verifier):
         reward = fraction if self.config.reward == "fraction" else float(passed == total)
         return Verdict(reward, passed == total, components={"tests": fraction}, details=details)
 
+    def explain_reward(self, verdict: dict) -> str | None:
+        """The reward rule applied to the verdict's test counts."""
+        d = verdict.get("details") or {}
+        if verdict.get("error") or "tests_total" not in d:
+            return None
+        passed, total = d.get("tests_passed", 0), d["tests_total"]
+        if d.get("tampering"):
+            return f"0: {d['tampering']}"
+        if self.config.reward == "fraction":
+            return f"reward: fraction: tests passed / tests = {passed}/{total} = {passed / total if total else 0:.4g}"
+        return f"reward: all_or_nothing: 1 only when all {total} tests pass; {passed} passed, so {float(passed == total):g}"
+
     def test_outcomes(self, suite: suite_mod.Suite, result) -> tuple[dict[str, bool] | None, dict[str, Any], str | None]:
         """Each expected test's outcome (True: passed), the details, and why the run cannot be
         trusted (None: it can). No outcomes (None) when the run gave no report; VerifierError
