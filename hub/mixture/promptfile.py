@@ -15,9 +15,24 @@ from .records import prompt_records
 from .sampler import MixtureSampler
 
 
-def sampler_for(catalog, seed: int, select: str | None = None) -> MixtureSampler:
+def selected_envs(catalog, select: str | None = None, exclude: tuple[str, ...] = ()) -> list:
+    """The environments `select` matches, less those an `exclude` glob matches (each must match one)."""
+    import fnmatch
+
+    envs = catalog.select(select)
+    for glob in exclude:
+        if not any(fnmatch.fnmatchcase(e.id, glob) for e in envs):
+            raise UserError(f"exclude {glob!r} matches none of the {len(envs)} selected environments")
+    kept = [e for e in envs if not any(fnmatch.fnmatchcase(e.id, glob) for glob in exclude)]
+    if not kept:
+        raise UserError(f"exclude {', '.join(exclude)} leaves none of the {len(envs)} selected environments")
+    return kept
+
+
+def sampler_for(catalog, seed: int, select: str | None = None, exclude: tuple[str, ...] = ()) -> MixtureSampler:
     s = catalog.registry.data.sampling
-    return MixtureSampler(catalog.select(select), seed=seed, temperature=s.temperature, domain_caps=s.domain_caps)
+    return MixtureSampler(selected_envs(catalog, select, exclude), seed=seed, temperature=s.temperature,
+                          domain_caps=s.domain_caps)
 
 
 def write_prompts(catalog, n: int, seed: int, out: Path, select: str | None = None,

@@ -26,11 +26,12 @@ FORMATS = ("jsonl", "parquet")
 IMAGE = "<image>"  # OpenRLHF's placeholder: it turns "<image>text" into [{"type": "image"}, {"type": "text", ...}]
 
 
-def split_labels(catalog, n_train: int, n_eval: int, seed: int, select: str | None = None) -> tuple[list[str], list[str]]:
+def split_labels(catalog, n_train: int, n_eval: int, seed: int, select: str | None = None,
+                 exclude: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """Labels drawn by the mixture; the first `n_eval` distinct ones are held out for evaluation."""
     if n_train <= 0 or n_eval < 0:
         raise UserError(f"need a positive number of training prompts and a non-negative eval size, got {n_train}, {n_eval}")
-    sampler = sampler_for(catalog, seed, select)
+    sampler = sampler_for(catalog, seed, select, exclude)
     held: list[str] = []
     seen: set[str] = set()
     train: list[str] = []

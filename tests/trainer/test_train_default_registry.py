@@ -13,13 +13,14 @@ from openrlhf_harness import REPO
 from hub.cli import main
 
 
-def dry_run(tmp_path, capsys, **run):
+def dry_run(tmp_path, capsys, *flags, rc=0, **run):
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump({"name": "default", "model": "some/model", "registry": str(REPO / "registry.yaml"),
-                                    "output_dir": str(tmp_path / "runs"), **run}))
-    rc = main(["train", str(path), "--dry-run", "--json"])
+    run = {"name": "default", "model": "some/model", "registry": str(REPO / "registry.yaml"),
+           "output_dir": str(tmp_path / "runs"), **run}
+    path.write_text(yaml.safe_dump({k: v for k, v in run.items() if v is not None}))
+    got = main(["train", str(path), "--dry-run", "--json", *flags])
     out = capsys.readouterr()
-    assert rc == 0, out.err
+    assert got == rc, out.err
     return json.loads(out.out), out.err
 
 
@@ -70,9 +71,22 @@ def test_mixed_text_chat_and_image_prompts_make_one_dataset_openrlhf_reads(tmp_p
     assert not set(train.labels) & set(held.labels)
 
 
-def test_dry_run_with_default_settings_on_the_default_registry(tmp_path, capsys):
-    """What a new user runs first: nothing but a name and a model (10,000 training prompts)."""
-    summary, err = dry_run(tmp_path, capsys)
+def test_dry_run_with_default_settings_on_the_default_registry(tmp_path, capsys, monkeypatch):
+    """What a new user runs first: nothing but a name and a model (10,000 training prompts), no
+    registry named anywhere and no ./registry.yaml: the installed plugins' registries, as every verb.
+    With --preflight: the lengths it chose, and vLLM (not installed here) reported missing."""
+    monkeypatch.chdir(tmp_path)
+    summary, err = dry_run(tmp_path, capsys, "--preflight", rc=1, registry=None)
+    assert "rlhub: registry: the installed plugins' registries (rlhub (core)" in err
+    assert summary["registry"].startswith("the installed plugins' registries") and "RLHUB_REGISTRY" not in summary["env"]
+    lengths = summary["lengths"]
+    chosen = flag(summary["argv"], "--data.max_len")
+    assert int(chosen) == lengths["max_len"] >= lengths["need"]["max"] > lengths["prompt_tokens"]["max"] > 40_000
+    assert lengths["lines"][0].startswith(f"--data.max_len {chosen}, --rollout.max_new_tokens 1024: covers the longest")
+    assert lengths["sampled"] < lengths["rows"] == 10_256 and lengths["per_env"] == 8  # a sample, not every row
+    vllm = next(c for c in summary["preflight"] if c["component"] == "vllm")
+    assert vllm["state"] == "missing" and vllm["fails"] and vllm["fix"] == "pip install 'vllm==0.29.0'"
+    assert "preflight: missing here: vllm" in err
     assert summary["splits"] == {"train": 10_000, "eval": 256} and summary["validated"]
     assert summary["mode"] == "agent"  # the default registry has multi-turn environments
     files = summary["files"]

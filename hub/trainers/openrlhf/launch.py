@@ -36,6 +36,7 @@ class Mixture(_Strict):
     train_prompts: int = Field(10_000, gt=0)
     eval_prompts: int = Field(256, ge=0)
     select: Optional[str] = None  # glob over the registry's environments, e.g. "terminal/*"
+    exclude: list[str] = []  # globs of selected environments to leave out, e.g. ["docqa/*-1m-v1"]
     format: Literal["jsonl", "parquet"] = "jsonl"
 
 
@@ -47,8 +48,9 @@ class Algorithm(_Strict):
     temperature: float = Field(1.0, gt=0)
     rollout_batch_size: int = Field(128, gt=0)
     train_batch_size: int = Field(128, gt=0)
-    max_len: int = Field(4096, gt=0)
+    max_len: Optional[int] = Field(None, gt=0)  # None: chosen from the mixture's measured lengths (lengths.py)
     max_new_tokens: Optional[int] = Field(1024, gt=0)
+    feedback_tokens: int = Field(512, ge=0)  # assumed per turn for an environment's reply (session budgets)
     episodes: int = Field(1, gt=0)
 
 
@@ -61,7 +63,9 @@ class RunConfig(_Strict):
     model: str
     gpus: int = Field(8, gt=0)  # per node
     nodes: int = Field(1, gt=0)
-    registry: str = "registry.yaml"
+    registry: Optional[str] = None  # relative to the run file; --registry overrides; default: as every verb
+    context_len: Optional[int] = Field(None, gt=0)  # the model's context, where its config.json is not here
+    modality: Literal["auto", "multimodal", "text-only"] = "auto"  # ... and whether it sees images
     mixture: Mixture = Mixture()
     algorithm: Algorithm = Algorithm()
     rewards: Literal["auto", "file", "agent", "service"] = "auto"  # auto: agent iff a multi-turn env is selected
@@ -106,6 +110,17 @@ def file_text(kind: Literal["reward", "agent"], env: dict[str, str]) -> str:
         body = ("from hub.trainers.openrlhf.agent import RlhubAgentExecutor  # noqa: E402\n\n\n"
                 "class AgentExecutor(RlhubAgentExecutor):  # OpenRLHF looks up `AgentExecutor`\n    pass\n")
     return f'"""Written by `rlhub train`: OpenRLHF {kind} file for this run."""\n\nimport os\n\n{pins}\n{body}'
+
+
+def registry_path(run: RunConfig, base: Path, given: str | None) -> tuple[Path | None, str | None]:
+    """The registry a run uses: --registry, else the run file's `registry:` (beside the run file),
+    else None: the default every verb uses (./registry.yaml, else the installed plugins'
+    registries). Also a note when --registry overrides the run file's."""
+    if given:
+        note = (f"--registry {given} overrides the run file's registry: {run.registry}"
+                if run.registry and (base / run.registry).resolve() != Path(given).resolve() else None)
+        return Path(given), note
+    return ((base / run.registry).resolve() if run.registry else None), None
 
 
 def load_tokenizer(run: RunConfig) -> tuple[Any, str | None]:
@@ -186,17 +201,44 @@ def tool_prompts(catalog, tok: Any) -> tuple[Any, bool, str | None]:
     return hook, tok is not None, warning
 
 
-def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
-    """Write the run directory and build the command. Returns a summary with `argv`."""
+def text_only_refusal(run: RunConfig, facts, env_id: str) -> UserError:
+    """Image prompts for a text-only model: it would train on the text with `<image>`
+    placeholders and never see the picture."""
+    return UserError(f"{env_id} (and maybe other environments of the mixture) prompts with images, but {run.model} is "
+                     f"text-only ({facts.modality_from}): it would see `<image>` placeholders and no picture. Leave the "
+                     "image environments out (mixture.exclude: ['cad/*-image-v1', 'docqa/*-vision-v1'], or "
+                     "mixture.select) or train a vision-language model")
+
+
+def image_warning(facts, written: dict[str, dict[str, Any]], image_envs: set[str]) -> str | None:
+    """Image prompts and a model not known to be a vision-language model: say so, and how to check."""
+    with_images = sum(w["with_images"] for w in written.values())
+    if not with_images or facts.modality == "multimodal":
+        return None
+    envs = sorted(image_envs)
+    listed = ", ".join(envs[:3]) + (f" and {len(envs) - 3} more environments" if len(envs) > 3 else "")
+    max_images = max(w["max_images"] for w in written.values())
+    return (f"{with_images} prompts carry images (--data.max_images_per_prompt {max_images}; {listed}): the model "
+            f"must be a vision-language model, or leave image environments out (mixture.exclude / mixture.select); "
+            f"not checked: {facts.modality_from}")
+
+
+def prepare(run: RunConfig, base: Path, dry_run: bool, catalog=None) -> dict[str, Any]:
+    """Write the run directory and build the command. Returns a summary with `argv`. `catalog`:
+    the registry's (default: the run file's `registry:`, else the default registry)."""
     from ...config.catalog import Catalog
+    from . import lengths, model_facts
     from . import reward as openrlhf_reward  # not .agent: that imports torch, for nothing a launch needs
     from ..tool_play import TOOL_FORMAT_ENV
     from ..turn_format import TURN_FORMAT_ENV
     from ...mixture import splits as promptsets
+    from ...mixture.promptfile import selected_envs
 
-    registry = (base / run.registry).resolve()
-    catalog = Catalog.load(registry)
-    selected = catalog.select(run.mixture.select)
+    if catalog is None:
+        catalog = Catalog.load(registry_path(run, base, None)[0])
+    union = catalog.registry.is_union
+    registry = None if union else Path(catalog.registry.path).resolve()
+    selected = selected_envs(catalog, run.mixture.select, tuple(run.mixture.exclude))
     multi_turn = [e.id for e in selected if e.max_turns > 1]
     mode = run.rewards if run.rewards != "auto" else ("agent" if multi_turn else "file")
     if multi_turn and mode != "agent":
@@ -206,12 +248,14 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
     remote = run.cluster is not None
     # In a cluster job, files travel in the job's working_dir: refer to them relatively.
     ref = (lambda p: p.name) if remote else str
-    env = {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)}
+    # The installed plugins' registries are no one file: each node resolves its own (preflight
+    # lists the versions it must have); a registry file is pinned, and travels with a cluster job.
+    env = {} if union else {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)}
     warnings = []
     train, held = promptsets.split_labels(catalog, run.mixture.train_prompts, run.mixture.eval_prompts,
-                                          run.mixture.seed, run.mixture.select)
+                                          run.mixture.seed, run.mixture.select, tuple(run.mixture.exclude))
     with_tools = any(offers_tools(e.env) for e in selected)
-    tok, why = load_tokenizer(run) if mode == "agent" or with_tools else (None, None)
+    tok, why = load_tokenizer(run)  # for lengths too; None when it is not on this machine
     if mode == "agent":
         env[TURN_FORMAT_ENV], warn = turn_format_for(run, strict=not dry_run, tok=tok, why=why)
         warnings += [warn] if warn else []
@@ -220,19 +264,32 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
         warnings += [warn] if warn else []
     hook, text_prompts, warn = tool_prompts(catalog, tok) if with_tools else (None, False, None)
     warnings += [warn] if warn else []
+    config, config_why = model_facts.load_config(run.model)
+    facts = model_facts.facts(run, config, config_why)
+    meter = lengths.Meter(tok, {e.id: e.max_turns for e in selected})
+    image_envs: set[str] = set()
+
+    def row_hook(row: dict[str, Any], task) -> dict[str, Any]:
+        row = hook(row, task) if hook else row
+        meter.add(row, task)
+        if row["images"]:
+            if facts.modality == "text-only":  # refused at the first such prompt, not after the whole dataset
+                raise text_only_refusal(run, facts, row["datasource"])
+            image_envs.add(row["datasource"])
+        return row
+
     written = promptsets.write(catalog, {"train": train, **({"eval": held} if held else {})}, out,
-                               run.mixture.format, image_ref=ref, row_hook=hook, text_prompt=text_prompts)
+                               run.mixture.format, image_ref=ref, row_hook=row_hook, text_prompt=text_prompts)
+    warn = image_warning(facts, written, image_envs)
+    warnings += [warn] if warn else []
+    limits = lengths.choose(meter, run.algorithm, facts, run.model)  # UserError when the mixture cannot fit
+    warnings += limits.pop("warnings")
     paths = {name: w["path"] for name, w in written.items()}
     max_images = max(w["max_images"] for w in written.values())
     if text_prompts and max_images:
         text_prompts = False
         warnings.append("tool prompts: the mixture has images, so OpenRLHF renders `input` (tools in a system turn "
                         "as a hermes template writes them), not the `prompt` column")
-    if max_images:
-        with_images = sum(w["with_images"] for w in written.values())
-        warnings.append(f"{with_images} prompts carry images (--data.max_images_per_prompt {max_images}): "
-                        f"the model must be a vision-language model, or leave image environments out "
-                        f"(mixture.select, or the registry)")
     algo = run.algorithm
     args: dict[str, Any] = {
         "--actor.model_name_or_path": run.model,
@@ -243,7 +300,7 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
         "--vllm.gpu_memory_utilization": 0.6,
         "--data.prompt_dataset": ref(paths["train"]), "--data.input_key": "input", "--data.label_key": "label",
         # rows are chat messages with string contents, images as files: see hub.mixture.splits
-        "--data.apply_chat_template": True, "--data.max_len": algo.max_len,
+        "--data.apply_chat_template": True, "--data.max_len": limits["max_len"],
         "--data.image_key": "images", "--data.max_images_per_prompt": max_images or None,
         "--rollout.max_new_tokens": algo.max_new_tokens, "--rollout.batch_size": algo.rollout_batch_size,
         "--rollout.n_samples_per_prompt": algo.n_samples_per_prompt, "--rollout.temperature": algo.temperature,
@@ -269,7 +326,7 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
         args["--reward.remote_url"] = run.reward_url
     args.update({(k if k.startswith("--") else f"--{k}"): v for k, v in run.openrlhf.items()})
     argv = flags(args)
-    if remote:
+    if remote and registry is not None:
         registry_copy = out / "registry.yaml"
         registry_copy.write_text(registry.read_text())
         runtime = {"working_dir": str(out), "env_vars": env}
@@ -288,7 +345,9 @@ def prepare(run: RunConfig, base: Path, dry_run: bool) -> dict[str, Any]:
         if (out / name).exists():
             files[name.split(".")[0]] = str(out / name)
     return {"run_dir": str(out), "mode": mode, "argv": argv, "command": command, "env": env,
-            "splits": {k: w["prompts"] for k, w in written.items()},
+            "splits": {k: w["prompts"] for k, w in written.items()}, "registry": catalog.registry.name,
+            "lengths": limits, "model": {"context": facts.context, "context_from": facts.context_from,
+                                         "modality": facts.modality, "modality_from": facts.modality_from},
             "files": files, "warnings": warnings}
 
 

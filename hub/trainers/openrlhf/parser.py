@@ -21,12 +21,14 @@ from types import SimpleNamespace
 
 from ...core.errors import UserError
 
+OPENRLHF_VERSION = "0.11.2"  # the release whose parser and checks this is written against
+
 
 def _package_dir() -> Path:
     spec = importlib.util.find_spec("openrlhf")  # finds the package without running its __init__
     if spec is None or not spec.submodule_search_locations:
         raise UserError("OpenRLHF is not installed here, so the command cannot be checked against its parser: "
-                        "pip install --no-deps openrlhf==0.11.2 (or pass --no-validate)")
+                        f"pip install --no-deps openrlhf=={OPENRLHF_VERSION} (or pass --no-validate)")
     return Path(list(spec.submodule_search_locations)[0])
 
 
