@@ -13,6 +13,8 @@ file, more uses than the base had of:
   attributes other than the everyday ones (`__class__.__bases__`, `__code__`, `__globals__`...);
 - a process's way out or its environment: `os._exit`, `os.kill`, `os.abort`, `os.environ`, `os.getenv`,
   `os.fork`, `os.system`;
+- a source encoding other than UTF-8 (`# coding: unicode_escape` hides any name in escapes); the
+  source is read as Python reads it, by its own coding cookie;
 - a new module outside the packages the base has (a root `pkg/__init__.py` shadowing `src/pkg`, a
   top-level module, a `conftest.py` is put back elsewhere).
 Uses the task's own gold patch adds are allowed (a real SWE-bench fix that needs `inspect` keeps
@@ -22,7 +24,9 @@ its reward), so the rule costs a genuine fix nothing on the tasks rlhub builds a
 from __future__ import annotations
 
 import ast
+import io
 import threading
+import tokenize
 from collections import Counter
 
 # CPython 3.11.7's ast.parse can fail ("AST constructor recursion depth mismatch") when threads
@@ -47,12 +51,19 @@ EVERYDAY_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__doc__",
 
 def uses(source: str) -> Counter:
     """How often each watched construct occurs in `source` ({} if it does not parse: the tests say so)."""
+    data = source.encode("utf-8", "surrogateescape")
+    found: Counter = Counter()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    if encoding not in ("utf-8", "utf-8-sig"):  # `# coding: unicode_escape` turns \x69mport into import
+        found[f"# coding: {encoding}"] += 1
     try:
         with _PARSE:
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return Counter()
-    found: Counter = Counter()
+            tree = ast.parse(data)  # bytes: decoded as Python will, by the file's own coding cookie
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError):
+        return found
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in WATCHED_NAMES:
             found[node.id] += 1

@@ -40,3 +40,10 @@ def test_a_module_outside_the_packages_is_refused():
 
 def test_source_that_does_not_parse_counts_nothing():
     assert uses("def (:\n") == {}
+
+
+def test_a_coding_cookie_cannot_hide_a_name():
+    """The red team's unicode_escape forger: `\\x69mport` is `import` once Python decodes the file."""
+    hidden = "# coding: unicode_escape\nx = 1\n\\x69mport unittest\n"
+    why = refusal(BASE, changed("pkg/core.py", hidden), None)
+    assert why and "coding: unicode-escape" in why.replace("_", "-")
