@@ -1,7 +1,7 @@
 """`rlhub swe ship BUILD_DIR --slug S --package P`: a build's instances into rlhub-swe's shipped
 data (real/data/S.jsonl and a pin in real/projects.json), each graded once more on the shipped form:
-the gold fix must earn 1.0, an empty answer and a comment-only change 0 (an instance that does not is
-left out and named). For a fix of several hunks, each fix-without-one-hunk that fails is recorded
+the gold fix must earn 1.0 (an instance whose gold does not is left out and named; that an unchanged
+tree fails was established at build time, twice). For a fix of several hunks, each fix-without-one-hunk that fails is recorded
 (`wrong_hunks`): the checks grade those as wrong answers."""
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ def ship(build_dir: str, slug: str, package: str, sandbox=None) -> dict:
 
 
 def _write(path: str, data: list[dict]) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         for row in data:
             f.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
@@ -92,6 +93,9 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
 
     from .envs import _hunks
 
+    from hub.plugins.manager import installed
+
+    installed.cache_clear()  # the plugins registered before this project's data was written
     catalog = hub.load(None)
     env = f"swe/real-{slug}-diff-v1"
     kept, dropped = [], []
@@ -101,9 +105,9 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
         task = catalog.task({"env": env, "seed": i})
         gold = catalog.verify({"env": env, "seed": i}, task.reference)
         inst = instance(slug, i)
-        comment = catalog.verify({"env": env, "seed": i}, catalog.get(env).env.wrong_answers(task)[0].response)
-        if gold.reward != 1.0 or comment.reward != 0.0:
-            dropped.append(f"{row['instance_id']}: gold {gold.reward}, comment-only {comment.reward}")
+        # (an answer that changes nothing was graded at build time: its FAIL_TO_PASS tests failed twice)
+        if gold.reward != 1.0:
+            dropped.append(f"{row['instance_id']}: gold {gold.reward} ({gold.details.get('reason') or gold.error})")
             print(f"ship: dropped {dropped[-1]}", file=sys.stderr)
             continue
         n = sum(len(_hunks(inst.start[p], inst.fixed[p])) for p in inst.fixed if inst.fixed[p] != inst.start[p])
