@@ -49,6 +49,8 @@ class ServeConfig(BaseModel):
     ray_actor_cpus: float = Field(0.0, ge=0)
 
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_buffer_lines: int = Field(10_000, ge=1, description="log lines held while stderr is slow; beyond them lines "
+                                  "are dropped (rlhub_serve_log_lines_dropped_total), never waited for")
 
     def policy(self) -> RewardPolicy:
         """The reward policy every backend applies: the reward file's and the agent's, with this

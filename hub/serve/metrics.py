@@ -7,10 +7,22 @@ unknown environment is counted under env="(unknown)"), so clients cannot blow up
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from . import logsink
 
 UNKNOWN = "(unknown)"
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 180)
+
+
+class _LogDrops(Collector):
+    """The process's dropped log lines (the sink is per process, the registry per service)."""
+
+    def collect(self):
+        yield CounterMetricFamily("rlhub_serve_log_lines_dropped", "Log lines dropped because the log stream "
+                                  "(stderr) did not keep up", value=logsink.dropped())
 
 
 class ServeMetrics:
@@ -53,6 +65,7 @@ class ServeMetrics:
         self.episode_events = Counter("rlhub_serve_episode_events", "Episode events (opened, steps, finished, "
                                       "closed, expired, refused_full, busy, replays, env_failed, tool_errors, "
                                       "errors)", ["event"], registry=r)
+        r.register(_LogDrops())
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
