@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections import Counter
 
 import pytest
 
 from hub.serve.local_backend import LocalBackend
+from hub.serve.retry_line import RetryLine, body_key
 
-from .helpers import batch, metric, post, queue_state
+from .helpers import batch, metric, post, queue_state, wait_for
 
 pytest.importorskip("openrlhf.utils.agent")
 from openrlhf.utils.agent import SingleTurnAgentExecutor
 
-FAST, MEDIUM = "synthetic/fast-v1", "synthetic/medium-v1"
+FAST, MEDIUM, SLOW = "synthetic/fast-v1", "synthetic/medium-v1", "synthetic/slow-v1"
 
 
 class RecordingBackend(LocalBackend):
@@ -104,3 +106,45 @@ def test_a_burst_is_shaved_by_503_and_retries_nothing_lost_nothing_graded_twice(
     overtakes = sum(1 for pos, a in enumerate(order) for b in order[pos + 1:]
                     if a.env == FAST and b.env == MEDIUM and b.enqueued_at < a.enqueued_at)
     assert overtakes > 0
+
+
+def test_room_that_frees_goes_to_the_request_refused_first(serve):
+    server = serve({SLOW: {"seconds": 0.8}}, workers=1, queue_limit=2)
+    results: dict = {}
+    threads = []
+
+    def send(name, body):
+        threads.append(threading.Thread(target=lambda: results.setdefault(name, post(server, body))))
+        threads[-1].start()
+    send("running", batch(server, [(SLOW, 1)]))
+    wait_for(lambda: queue_state(server)["queue"]["running"] == 1)
+    send("waiting", batch(server, [(SLOW, 2), (SLOW, 3)]))
+    wait_for(lambda: queue_state(server)["queue"]["queued"] == 2)  # the queue is full
+    first = batch(server, [(SLOW, 10)])
+    assert post(server, first).status_code == 503  # refused: it keeps a place in the line
+    wait_for(lambda: queue_state(server)["queue"]["queued"] == 1)  # room for one frees...
+    newcomer = post(server, batch(server, [(SLOW, 20)]))
+    assert newcomer.status_code == 503 and "held for requests refused earlier" in newcomer.json()["error"]
+    line = queue_state(server)["queue"]["retry_line"]
+    assert line["requests"] == 2 and line["samples"] == 2
+    send("first", first)  # its retry: the room was held for it
+    for t in threads:
+        t.join(10)
+    assert results["first"].status_code == 200 and results["first"].json()["rewards"] == [1.0]
+    assert results["running"].json()["rewards"] == [1.0] and results["waiting"].json()["rewards"] == [1.0] * 2
+
+
+def test_a_place_in_the_retry_line_lapses_when_its_request_does_not_come_back():
+    line = RetryLine(window_s=2.0, client_tries=5)
+    a, b, c = body_key(b"a"), body_key(b"b"), body_key(b"c")
+    line.refused(a, 5, now=0.0)
+    line.refused(b, 2, now=0.5)
+    assert line.held_for_others(None, now=1.0) == 7   # a newcomer waits behind both
+    assert line.held_for_others(a, now=1.0) == 0      # the first refused goes first
+    assert line.held_for_others(b, now=1.0) == 5
+    line.refused(b, 2, now=1.5)                       # b retried (still no room); a did not
+    assert line.held_for_others(b, now=2.1) == 0      # a's place lapsed 2 s after it was last seen
+    line.admitted(b)
+    for t in range(5):                                # refused at each of OpenRLHF's 5 tries:
+        line.refused(c, 1, now=3.0 + t)               # the client gives up, so does its place
+    assert line.state(now=7.0) == {"requests": 0, "samples": 0, "oldest_s": 0.0}
