@@ -58,14 +58,14 @@ def setup(level: str = "info", stream=None, buffer_lines: int = DEFAULT_BUFFER_L
     line is written from the event loop either."""
     global _sink
     old, _sink = _sink, LogSink(stream or sys.stderr, JsonFormatter(), buffer_lines)
-    root = logging.getLogger()
-    if old is not None:
-        if old.handler in root.handlers:
-            root.removeHandler(old.handler)
-        old.close()
     log.handlers[:] = [_sink.handler]
     log.setLevel(level.upper())
     log.propagate = False
+    root = logging.getLogger()
+    if old is not None:  # swapped before the old sink is closed, so that no line falls between
+        if old.handler in root.handlers:
+            root.removeHandler(old.handler)
+        old.close()
     if not root.handlers:
         root.addHandler(_sink.handler)
         root.setLevel(max(root.level, logging.WARNING))
