@@ -17,6 +17,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -32,11 +33,15 @@ def free_port() -> int:
 
 def start_service(registry: str) -> tuple[subprocess.Popen | None, str | None, str]:
     port = free_port()
+    # its log goes to a file: a pipe nobody reads would fill (the service drops lines rather than
+    # stall, but the bench should not measure that)
+    log = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--registry", registry, "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=log)
     for _ in range(300):
         if proc.poll() is not None:
-            return None, None, f"`rlhub serve` exited: {proc.stderr.read().strip()[-300:]}"
+            log.seek(0)
+            return None, None, f"`rlhub serve` exited: {log.read().decode(errors='replace').strip()[-300:]}"
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
             return proc, f"http://127.0.0.1:{port}/get_reward", ""

@@ -17,6 +17,7 @@ from aiohttp import web
 
 from . import episode_api, logs
 from .protocol import BadRequest, parse_body
+from .retry_line import body_key
 from .scheduler import BatchTooLarge, QueueFull
 from .service import RewardService
 
@@ -47,7 +48,7 @@ async def reward(request: web.Request) -> web.Response:
         logs.event("request.malformed", logging.WARNING, request_id=rid, error=str(exc), bytes=len(raw))
         return _error(400, str(exc), rid)
     try:
-        body = await service.score(batch, rid)
+        body = await service.score(batch, rid, body_key(raw))
     except QueueFull as exc:
         service.metrics.requests.labels("rejected_busy").inc()
         logs.event("request.rejected", logging.WARNING, request_id=rid, reason=str(exc), retry_after_s=exc.retry_after_s)

@@ -53,6 +53,8 @@ class ServeConfig(BaseModel):
     metrics_domain_labels: int = Field(32, ge=1, le=1000, description="domains with their own reward series in /metrics")
 
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_buffer_lines: int = Field(10_000, ge=1, description="log lines held while stderr is slow; beyond them lines "
+                                  "are dropped (rlhub_serve_log_lines_dropped_total), never waited for")
 
     def policy(self) -> RewardPolicy:
         """The reward policy every backend applies: the reward file's and the agent's, with this

@@ -2,11 +2,13 @@
 
 The id is the client's `X-Request-Id`, else the trace id of a W3C `traceparent` header (so a
 request can be followed across OpenTelemetry-instrumented callers), else a fresh one. It is
-returned in the `X-Request-Id` response header and the body's `request_id`.
+returned in the `X-Request-Id` response header and the body's `request_id`. Lines go through a
+sink that never blocks the caller (logsink.py): a stalled stderr costs dropped lines, counted.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextvars
 import json
 import logging
@@ -14,6 +16,8 @@ import re
 import sys
 import time
 import uuid
+
+from .logsink import DEFAULT_BUFFER_LINES, LogSink
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("rlhub_request_id", default=None)
 log = logging.getLogger("rlhub.serve")
@@ -45,12 +49,35 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
-def setup(level: str = "info", stream=None) -> None:
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter())
-    log.handlers[:] = [handler]
+_sink: LogSink | None = None
+
+
+def setup(level: str = "info", stream=None, buffer_lines: int = DEFAULT_BUFFER_LINES) -> None:
+    """JSON lines to `stream` (stderr) through a non-blocking sink. The root logger gets it too
+    (at WARNING) when the process has configured no logging of its own, so that no library's
+    line is written from the event loop either."""
+    global _sink
+    old, _sink = _sink, LogSink(stream or sys.stderr, JsonFormatter(), buffer_lines)
+    log.handlers[:] = [_sink.handler]
     log.setLevel(level.upper())
     log.propagate = False
+    root = logging.getLogger()
+    if old is not None:  # swapped before the old sink is closed, so that no line falls between
+        if old.handler in root.handlers:
+            root.removeHandler(old.handler)
+        old.close()
+    if not root.handlers:
+        root.addHandler(_sink.handler)
+        root.setLevel(max(root.level, logging.WARNING))
+
+
+def shutdown(timeout: float = 2.0) -> None:
+    """Write the lines still queued (for at most `timeout` s: a stalled stream never holds up exit)."""
+    if _sink is not None:
+        _sink.close(timeout)
+
+
+atexit.register(shutdown)
 
 
 def event(name: str, level: int = logging.INFO, request_id: str | None = None, **fields) -> None:

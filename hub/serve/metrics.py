@@ -13,7 +13,11 @@ from __future__ import annotations
 import threading
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Summary, generate_latest
+from prometheus_client.core import CounterMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
+
+from . import logsink
 
 from ..rewards.outcome import Outcome
 
@@ -22,6 +26,14 @@ OTHER = "other"
 MAX_ENV_LABELS = 64  # ServeConfig.metrics_env_labels
 MAX_DOMAIN_LABELS = 32  # ServeConfig.metrics_domain_labels
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 180)
+
+
+class _LogDrops(Collector):
+    """The process's dropped log lines (the sink is per process, the registry per service)."""
+
+    def collect(self):
+        yield CounterMetricFamily("rlhub_serve_log_lines_dropped", "Log lines dropped because the log stream "
+                                  "(stderr) did not keep up", value=logsink.dropped())
 
 
 class ServeMetrics:
@@ -64,6 +76,7 @@ class ServeMetrics:
         self.episode_events = Counter("rlhub_serve_episode_events", "Episode events (opened, steps, finished, "
                                       "closed, expired, refused_full, busy, replays, env_failed, tool_errors, "
                                       "errors)", ["event"], registry=r)
+        r.register(_LogDrops())
 
         # What a run watches: mean reward = _reward_sum / _reward_count (samples with a verdict, as in
         # `rlhub eval`), pass rate = _passed / _reward_count; _samples also counts those without one.

@@ -6,7 +6,8 @@ queued before it, but a long sample is overtaken only by samples that arrive wit
 delay: nothing starves. Long samples (estimate >= long_task_s) may occupy at most
 `long_worker_limit` workers, so some workers stay free for short ones even in a burst of long
 ones. The queue holds at most `capacity` samples; a batch that does not fit is refused whole
-(`QueueFull`, with a Retry-After estimate), never half-accepted.
+(`QueueFull`, with a Retry-After estimate), never half-accepted; room can be held for requests
+refused earlier (retry_line.py).
 
 Single-threaded: used only from the service's event loop.
 """
@@ -56,14 +57,16 @@ class Scheduler:
         """Seconds until the queue has likely drained enough, for a Retry-After header."""
         return max(1, math.ceil((self.queued_work_s + extra_work_s) / max(1, self.workers)))
 
-    async def admit(self, items: list[WorkItem], now: float) -> None:
-        """Queue all of `items` or none of them."""
+    async def admit(self, items: list[WorkItem], now: float, held: int = 0) -> None:
+        """Queue all of `items` or none of them; `held` samples of room are kept for others
+        (the requests refused before this one: retry_line.py)."""
         if len(items) > self.capacity:
             raise BatchTooLarge(f"batch of {len(items)} samples exceeds the queue's capacity of {self.capacity}; "
                                 "send smaller batches or raise queue_limit")
-        if self.queued + len(items) > self.capacity:
-            raise QueueFull(f"queue full ({self.queued} of {self.capacity} samples waiting, {len(items)} more offered)",
-                            self.retry_after_s(sum(i.estimate_s for i in items)))
+        if self.queued + len(items) > self.capacity - held:
+            also = f", room for {held} held for requests refused earlier" if held else ""
+            raise QueueFull(f"queue full ({self.queued} of {self.capacity} samples waiting{also}, "
+                            f"{len(items)} more offered)", self.retry_after_s(sum(i.estimate_s for i in items)))
         for item in items:
             item.enqueued_at = now
             item.key = now + min(self.ageing * item.estimate_s, self.max_delay_s)

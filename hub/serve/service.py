@@ -22,7 +22,8 @@ from .episodes import EpisodeHost
 from .estimates import DurationEstimates
 from .metrics import UNKNOWN, ServeMetrics
 from .protocol import RewardBatch, response_body
-from .scheduler import Scheduler
+from .retry_line import RetryLine
+from .scheduler import QueueFull, Scheduler
 from .work import Outcome, WorkerLost, WorkItem, load_catalog
 
 MAX_WORKER_LOST = 8  # re-runs of one sample after losing its worker (process or node)
@@ -39,6 +40,7 @@ class RewardService:
         self.scheduler = Scheduler(capacity=config.queue_limit, workers=config.workers,
                                    long_worker_limit=config.long_worker_limit, long_task_s=config.long_task_s,
                                    ageing=config.ageing, max_delay_s=config.max_delay_s)
+        self.retry_line = RetryLine()
         self.backend = backend if backend is not None else self._make_backend()
         self.counts = {"accepted": 0, "answered": 0, "disconnected": 0, "in_flight": 0, "late_results": 0}
         self.draining = False
@@ -124,13 +126,19 @@ class RewardService:
                 future=loop.create_future()))
         return outcomes, items, [c.prompt_mismatch for c in cuts]
 
-    async def score(self, batch: RewardBatch, request_id: str) -> dict[str, Any]:
-        """Answer one request; raises QueueFull / BatchTooLarge before accepting anything."""
+    async def score(self, batch: RewardBatch, request_id: str, body_key: bytes | None = None) -> dict[str, Any]:
+        """Answer one request; raises QueueFull / BatchTooLarge before accepting anything.
+        `body_key` (a hash of the body) keeps a refused request's place in the retry line."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         deadline = start + self.config.deadline_s
         outcomes, items, mismatched = self._prepare(batch, request_id, deadline)
-        await self.scheduler.admit(items, start)
+        try:
+            await self.scheduler.admit(items, start, held=self.retry_line.held_for_others(body_key, start))
+        except QueueFull:
+            self.retry_line.refused(body_key, len(items), start)
+            raise
+        self.retry_line.admitted(body_key)
         self.counts["accepted"] += 1
         self.counts["in_flight"] += 1
         self._gauges()
@@ -289,7 +297,8 @@ class RewardService:
     def state(self) -> dict[str, Any]:
         c = self.counts
         return {"status": "draining" if self.draining else "ok", "backend": self.backend.state(),
-                "queue": self.scheduler.state(),
+                "queue": {**self.scheduler.state(),
+                          "retry_line": self.retry_line.state(asyncio.get_running_loop().time())},
                 "requests": {**c, "lost": c["accepted"] - c["answered"] - c["disconnected"] - c["in_flight"]},
                 "estimates": self.estimates.snapshot(), "episodes": self.episodes.state()}
 

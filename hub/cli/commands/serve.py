@@ -16,7 +16,7 @@ prompt is graded on what follows the last assistant turn marker and flagged rlhu
 Also: GET /health, /metrics (Prometheus), /queue; episodes over HTTP (POST /episodes, POST
 /episodes/ID/step, GET|DELETE /episodes/ID) and streamable-HTTP MCP at /mcp/ENV_ID/SEED (one
 session per episode), with one cap on open episodes (503 beyond it) and one idle TTL. Logs are JSON lines on stderr, each with the
-request id. Defaults below are those of ServeConfig (a --config file overrides them, flags override both)."""
+request id; a stderr nobody reads costs dropped lines (counted in /metrics), never a stalled service. Defaults below are those of ServeConfig (a --config file overrides them, flags override both)."""
 
 EXAMPLES = """\
 examples:
@@ -41,8 +41,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers, queue_limit=args.queue_limit, deadline_s=args.deadline,
         backend=args.backend, ray_address=args.ray_address, estimates_file=args.estimates_file, log_level=args.log_level,
         episode_cap=args.episode_cap, episode_ttl_s=args.episode_ttl)
-    logs.setup(config.log_level)
-    serve_forever(config)
+    logs.setup(config.log_level, buffer_lines=config.log_buffer_lines)
+    try:
+        serve_forever(config)
+    finally:
+        logs.shutdown()
     return 0
 
 
