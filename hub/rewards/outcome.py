@@ -6,9 +6,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .. import tracing
 from ..core.errors import UserError
 from ..core.task import Label
-from .policy import Kind, RewardPolicy
+from .policy import FLAGS, PROMPT_MISMATCH, Kind, RewardPolicy
 
 
 @dataclass
@@ -32,6 +33,17 @@ class Outcome:
         return cls(kind=d["kind"], reward=d["reward"], passed=d["passed"], error=d["error"],
                    verify_s=d["verify_s"], worker=d.get("worker", ""))
 
+    def span_attributes(self) -> dict[str, Any]:
+        """The verdict as span attributes: reward, kind and the flags the reply logs for it."""
+        flags = [f for f in FLAGS if self.kind == f] + ([PROMPT_MISMATCH] if self.prompt_mismatch else [])
+        if self.kind != "ok":
+            flags.append("substituted")
+        attrs = {"rlhub.kind": self.kind, "rlhub.reward": float(self.reward), "rlhub.passed": bool(self.passed),
+                 "rlhub.flags": flags, "rlhub.verify_s": self.verify_s}
+        if self.error:
+            attrs["rlhub.error"] = self.error[:500]
+        return attrs
+
     @classmethod
     def failed(cls, kind: Kind, error: str, policy: RewardPolicy, **fields: Any) -> "Outcome":
         """A sample without a verdict: the policy's substitute reward for its kind."""
@@ -48,13 +60,24 @@ def parse_label(raw: Any, policy: RewardPolicy) -> Label | Outcome:
 
 def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str = "") -> Outcome:
     """Grade one response. Never raises: an unknown task, a crash, a sandbox failure each get a kind."""
+    with tracing.span("rlhub.verify", {"rlhub.env": label.env, "rlhub.worker": worker}) as span:
+        outcome = _verify(catalog, label, response, policy, worker, span)
+        if span.is_recording():
+            span.set_attributes(outcome.span_attributes())
+        return outcome
+
+
+def _verify(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str, span: Any) -> Outcome:
     start = time.perf_counter()
 
     def took() -> float:
         return time.perf_counter() - start
 
     try:
-        if catalog.get(label.env).env.is_tool_env:
+        renv = catalog.get(label.env)
+        if span.is_recording():
+            span.set_attributes(tracing.verifier_attributes(renv.identity))
+        if renv.env.is_tool_env:
             # A tool environment's reward is its episode's (the agent file, /episodes, MCP): graded as
             # one response it would pay the twin's answer for no tool work, and 0 for a transcript whose
             # tool results it cannot trust. The run put it on the wrong path: the data's fault.

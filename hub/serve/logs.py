@@ -2,7 +2,8 @@
 
 The id is the client's `X-Request-Id`, else the trace id of a W3C `traceparent` header (so a
 request can be followed across OpenTelemetry-instrumented callers), else a fresh one. It is
-returned in the `X-Request-Id` response header and the body's `request_id`.
+returned in the `X-Request-Id` response header and the body's `request_id`. Inside a span
+(hub.tracing) a line also carries its `trace_id` and `span_id`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import re
 import sys
 import time
 import uuid
+
+from .. import tracing
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("rlhub_request_id", default=None)
 log = logging.getLogger("rlhub.serve")
@@ -39,6 +42,7 @@ class JsonFormatter(logging.Formatter):
         rid = getattr(record, "request_id", None) or request_id_var.get()
         if rid:
             out["request_id"] = rid
+        out.update(trace_fields(record))
         out.update(getattr(record, "fields", {}) or {})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
@@ -55,7 +59,14 @@ def setup(level: str = "info", stream=None) -> None:
 
 def event(name: str, level: int = logging.INFO, request_id: str | None = None, **fields) -> None:
     if log.isEnabledFor(level):
-        log.log(level, name, extra={"request_id": request_id, "fields": fields})
+        log.log(level, name, extra={"request_id": request_id, "fields": fields, "trace": tracing.log_ids()})
+
+
+def trace_fields(record: logging.LogRecord) -> dict:
+    """The trace and span ids of a line: those current where it was logged (`event` takes them
+    there, so a sink formatting lines elsewhere still gets them), else those current now."""
+    ids = getattr(record, "trace", None)
+    return ids if ids is not None else tracing.log_ids()
 
 
 def now() -> float:

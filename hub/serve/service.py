@@ -14,8 +14,10 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from .. import tracing
 from ..core.errors import UserError
 from ..rewards import FLAGS, cut, parse_label
+from ..rewards.batch import end_sample, sample_attributes
 from . import logs
 from .config import ServeConfig
 from .episodes import EpisodeHost
@@ -30,6 +32,7 @@ MAX_WORKER_LOST = 8  # re-runs of one sample after losing its worker (process or
 
 class RewardService:
     def __init__(self, config: ServeConfig, catalog: Any = None, backend: Any = None) -> None:
+        tracing.setup("rlhub-serve")  # exports only if OTEL_EXPORTER_OTLP_ENDPOINT is set
         self.config = config
         self.policy = config.policy()
         self.catalog = catalog if catalog is not None else load_catalog(config.registry, config.plugins)
@@ -130,7 +133,30 @@ class RewardService:
         start = loop.time()
         deadline = start + self.config.deadline_s
         outcomes, items, mismatched = self._prepare(batch, request_id, deadline)
-        await self.scheduler.admit(items, start)
+        # One span per sample under the request's: its queueing, worker, verification and verdict.
+        spans = [tracing.start("rlhub.sample", attributes=sample_attributes(i, raw))
+                 for i, raw in enumerate(outcomes)]
+        for it in items:
+            it.span = spans[it.index]
+            if it.span.is_recording():
+                it.span.set_attributes({"rlhub.env": it.env, "rlhub.verifier": it.verifier,
+                                        "rlhub.label": it.label.to_json()[:200]})
+        try:
+            return await self._score(batch, request_id, loop, start, deadline, outcomes, items, mismatched, spans)
+        finally:
+            for it in items:  # withdrawn, timed out or refused: the spans end with the request
+                tracing.end(it.queue_span, **{"rlhub.withdrawn": True})
+            for span in spans:
+                tracing.end(span)
+
+    async def _score(self, batch, request_id, loop, start, deadline, outcomes, items, mismatched, spans) -> dict:
+        with tracing.span("rlhub.schedule", {"rlhub.samples": len(items), "rlhub.queue.queued": self.scheduler.queued,
+                                             "rlhub.queue.capacity": self.scheduler.capacity}):
+            await self.scheduler.admit(items, start)
+        for it in items:
+            it.queue_span = tracing.start("rlhub.queue", parent=it.span, attributes={
+                "rlhub.estimate_s": it.estimate_s, "rlhub.schedule.delay_s": it.key - it.enqueued_at,
+                "rlhub.schedule.long": it.long})
         self.counts["accepted"] += 1
         self.counts["in_flight"] += 1
         self._gauges()
@@ -169,6 +195,9 @@ class RewardService:
             outcome.prompt_mismatch = mismatched[i]
             if mismatched[i]:
                 self.metrics.prompt_mismatch.labels(env).inc()
+            if spans[i].is_recording():
+                spans[i].set_attribute("rlhub.attempts", outcome.attempts)
+            end_sample(spans[i], outcome)
         self._warn(request_id, outcomes, mismatched)
         self.counts["answered"] += 1
         self.metrics.requests.labels("answered").inc()
@@ -198,9 +227,14 @@ class RewardService:
         while True:
             item = await self.scheduler.take()
             self._gauges()
+            tracing.end(item.queue_span, **{"rlhub.queue.depth_after": self.scheduler.queued})
             try:
                 if not item.cancelled and not item.future.done():
-                    await self._run(item)
+                    with tracing.use(item.span), tracing.span("rlhub.worker", {"rlhub.worker.slot": slot}) as span:
+                        await self._run(item)
+                        if span.is_recording():
+                            span.set_attributes({"rlhub.attempts": item.attempts,
+                                                 "rlhub.worker_lost": item.extra.get("worker_lost", 0)})
             except Exception as exc:  # a bug of ours must not kill the worker or lose the sample
                 logs.event("worker.error", logging.ERROR, request_id=item.request_id, error=repr(exc))
                 self._resolve(item, Outcome.failed("no_verdict", f"internal error: {type(exc).__name__}: {exc}", self.policy))
