@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator, Mapping
 
-from opentelemetry import trace
+from opentelemetry import context as otel_context, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode  # noqa: F401  (re-exported for callers)
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
@@ -126,20 +126,48 @@ def tracer() -> Any:
     return _tracer
 
 
+def _off() -> bool:
+    """Nothing would record a span: neither our provider nor one the embedding process set. The
+    API's tracer would then hand out its invalid span anyway; this skips the calls that get there."""
+    return _state["provider"] is None and isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+
+
+_NOTHING = nullcontext(trace.INVALID_SPAN)
+
+
 @contextmanager
-def span(name: str, attributes: Mapping[str, Any] | None = None, context: Any = None,
-         kind: SpanKind = SpanKind.INTERNAL) -> Iterator[Any]:
-    """A span, current for the block; an exception escaping it is recorded and marks it failed."""
+def _span(name: str, attributes: Mapping[str, Any] | None, context: Any, kind: SpanKind) -> Iterator[Any]:
     with _tracer.start_as_current_span(name, context=context, kind=kind, attributes=attributes) as s:
         yield s
+
+
+def span(name: str, attributes: Mapping[str, Any] | None = None, context: Any = None,
+         kind: SpanKind = SpanKind.INTERNAL) -> Any:
+    """A span, current for the block; an exception escaping it is recorded and marks it failed."""
+    return _NOTHING if _off() else _span(name, attributes, context, kind)
 
 
 def start(name: str, parent: Any = None, attributes: Mapping[str, Any] | None = None,
           start_time: int | None = None) -> Any:
     """A span that outlives a block (ended with `end`): a child of span `parent`, else of the
     current context."""
+    if _off():
+        return trace.INVALID_SPAN
     ctx = trace.set_span_in_context(parent) if parent is not None else None
     return _tracer.start_span(name, context=ctx, attributes=attributes, start_time=start_time)
+
+
+@contextmanager
+def attached(ctx: Any) -> Iterator[None]:
+    """Make context `ctx` (from `extract`) current for a block; None leaves the current one."""
+    if ctx is None:
+        yield
+        return
+    token = otel_context.attach(ctx)
+    try:
+        yield
+    finally:
+        otel_context.detach(token)
 
 
 def end(s: Any, **attributes: Any) -> None:
@@ -151,8 +179,9 @@ def end(s: Any, **attributes: Any) -> None:
 
 
 def use(s: Any) -> Any:
-    """Make span `s` current for a block, without ending it afterwards (None: leave it as it is)."""
-    return trace.use_span(s, end_on_exit=False) if s is not None else nullcontext()
+    """Make span `s` current for a block, without ending it afterwards (None or the invalid span
+    of tracing off: leave the context as it is)."""
+    return trace.use_span(s, end_on_exit=False) if s is not None and s.get_span_context().is_valid else _NOTHING
 
 
 def context_of(s: Any) -> Any:
@@ -190,12 +219,16 @@ def inject(s: Any = None) -> dict[str, str]:
 
 def carry(fn: Callable) -> Callable:
     """`fn` bound to the caller's context (trace and contextvars), for a thread pool."""
+    if _off():
+        return fn
     ctx = contextvars.copy_context()
     return lambda *a, **kw: ctx.run(fn, *a, **kw)
 
 
 def log_ids() -> dict[str, str]:
     """The current trace and span ids, as a log line carries them ({} outside a trace)."""
+    if _off():
+        return {}
     sc = trace.get_current_span().get_span_context()
     if not sc.is_valid:
         return {}

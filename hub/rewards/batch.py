@@ -39,14 +39,9 @@ def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], la
     n = len(queries)
     if len(prompts) != n or len(labels) != n:
         raise UserError(f"queries, prompts and labels must have the same length, got {n}, {len(prompts)}, {len(labels)}")
-    with tracing.span("rlhub.reward_batch", {"rlhub.samples": n}):
-        return _score(catalog, queries, prompts, labels, policy, pool, n)
-
-
-def _score(catalog: Any, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any],
-           policy: RewardPolicy, pool: ThreadPoolExecutor | None, n: int) -> dict[str, Any]:
     parsed = [parse_label(raw, policy) for raw in labels]
     cuts = [cut(queries[i], prompts[i] or "") for i in range(n)]
+    # a span per sample (OpenRLHF calls with one): a child of the caller's current span, if any
     samples = [tracing.start("rlhub.sample", attributes=sample_attributes(i, p)) for i, p in enumerate(parsed)]
 
     def one(i: int) -> Outcome:
@@ -87,11 +82,9 @@ def sample_attributes(index: int, label: Any) -> dict[str, Any]:
 
 
 def end_sample(span: Any, outcome: Outcome) -> None:
-    """End a sample's span with its verdict (the reply's reward and flags) as attributes and an event."""
+    """End a sample's span with its verdict (the reply's reward and flags) as attributes."""
     if span.is_recording():
-        attrs = outcome.span_attributes()
-        span.add_event("verdict", attrs)
-        tracing.end(span, **attrs)
+        tracing.end(span, **outcome.span_attributes())
 
 
 def warn_bad_labels(outcomes: Sequence[Outcome]) -> None:

@@ -33,13 +33,14 @@ class Outcome:
         return cls(kind=d["kind"], reward=d["reward"], passed=d["passed"], error=d["error"],
                    verify_s=d["verify_s"], worker=d.get("worker", ""))
 
-    def span_attributes(self) -> dict[str, Any]:
-        """The verdict as span attributes: reward, kind and the flags the reply logs for it."""
-        flags = [f for f in FLAGS if self.kind == f] + ([PROMPT_MISMATCH] if self.prompt_mismatch else [])
-        if self.kind != "ok":
-            flags.append("substituted")
-        attrs = {"rlhub.kind": self.kind, "rlhub.reward": float(self.reward), "rlhub.passed": bool(self.passed),
-                 "rlhub.flags": flags, "rlhub.verify_s": self.verify_s}
+    def span_attributes(self, flags: bool = True) -> dict[str, Any]:
+        """The verdict as span attributes: kind, reward, passed, and (`flags`) the flags the reply
+        logs for it. Few on purpose: each costs the reward path a few microseconds."""
+        attrs: dict[str, Any] = {"rlhub.kind": self.kind, "rlhub.reward": float(self.reward),
+                                 "rlhub.passed": bool(self.passed)}
+        if flags:
+            attrs["rlhub.flags"] = [f for f in FLAGS if self.kind == f] + (["substituted"] if self.kind != "ok" else []) \
+                + ([PROMPT_MISMATCH] if self.prompt_mismatch else [])
         if self.error:
             attrs["rlhub.error"] = self.error[:500]
         return attrs
@@ -58,12 +59,14 @@ def parse_label(raw: Any, policy: RewardPolicy) -> Label | Outcome:
         return Outcome.failed("bad_label", str(exc), policy)
 
 
-def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str = "") -> Outcome:
-    """Grade one response. Never raises: an unknown task, a crash, a sandbox failure each get a kind."""
-    with tracing.span("rlhub.verify", {"rlhub.env": label.env, "rlhub.worker": worker}) as span:
+def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str = "",
+               attributes: dict[str, Any] | None = None) -> Outcome:
+    """Grade one response. Never raises: an unknown task, a crash, a sandbox failure each get a kind.
+    Its span (`rlhub.verify`) carries `attributes` besides the verdict's and the verifier's."""
+    with tracing.span("rlhub.verify", {"rlhub.env": label.env, "rlhub.worker": worker, **(attributes or {})}) as span:
         outcome = _verify(catalog, label, response, policy, worker, span)
-        if span.is_recording():
-            span.set_attributes(outcome.span_attributes())
+        if span.is_recording():  # the flags are the sample's (they depend on more than this attempt)
+            span.set_attributes(outcome.span_attributes(flags=False))
         return outcome
 
 

@@ -48,9 +48,9 @@ class VerifierWorker:
 
     def verify(self, label: Label, response: str, request_id: str, trace: dict | None = None) -> dict:
         """`trace`: the caller's W3C context (hub.tracing.inject), continued here."""
-        attrs = {"rlhub.ray.node": self.node, "rlhub.ray.pid": os.getpid(), "rlhub.ray.kind": self.kind}
-        with tracing.span("rlhub.ray_actor", attrs, context=tracing.extract(trace)):
-            outcome = verify_one(self.catalog, label, response, self.policy, worker=self.name)
+        with tracing.attached(tracing.extract(trace)):
+            outcome = verify_one(self.catalog, label, response, self.policy, worker=self.name,
+                                 attributes={"rlhub.ray.node": self.node, "rlhub.ray.pid": os.getpid()})
             logs.event("sample.verified", logging.DEBUG, request_id=request_id, kind=outcome.kind, worker=self.name,
                        verify_s=round(outcome.verify_s, 4))
         return {**outcome.to_dict(), "node": self.node}

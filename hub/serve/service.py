@@ -139,8 +139,7 @@ class RewardService:
         for it in items:
             it.span = spans[it.index]
             if it.span.is_recording():
-                it.span.set_attributes({"rlhub.env": it.env, "rlhub.verifier": it.verifier,
-                                        "rlhub.label": it.label.to_json()[:200]})
+                it.span.set_attributes({"rlhub.env": it.env, "rlhub.label": it.label.to_json()[:200]})
         try:
             return await self._score(batch, request_id, loop, start, deadline, outcomes, items, mismatched, spans)
         finally:
@@ -150,13 +149,12 @@ class RewardService:
                 tracing.end(span)
 
     async def _score(self, batch, request_id, loop, start, deadline, outcomes, items, mismatched, spans) -> dict:
-        with tracing.span("rlhub.schedule", {"rlhub.samples": len(items), "rlhub.queue.queued": self.scheduler.queued,
-                                             "rlhub.queue.capacity": self.scheduler.capacity}):
-            await self.scheduler.admit(items, start)
-        for it in items:
+        ahead = self.scheduler.queued
+        await self.scheduler.admit(items, start)
+        for it in items:  # queueing, with the scheduler's decision (order key, long or short) on it
             it.queue_span = tracing.start("rlhub.queue", parent=it.span, attributes={
                 "rlhub.estimate_s": it.estimate_s, "rlhub.schedule.delay_s": it.key - it.enqueued_at,
-                "rlhub.schedule.long": it.long})
+                "rlhub.schedule.long": it.long, "rlhub.schedule.queued_ahead": ahead})
         self.counts["accepted"] += 1
         self.counts["in_flight"] += 1
         self._gauges()
@@ -227,14 +225,13 @@ class RewardService:
         while True:
             item = await self.scheduler.take()
             self._gauges()
-            tracing.end(item.queue_span, **{"rlhub.queue.depth_after": self.scheduler.queued})
+            tracing.end(item.queue_span)
             try:
                 if not item.cancelled and not item.future.done():
-                    with tracing.use(item.span), tracing.span("rlhub.worker", {"rlhub.worker.slot": slot}) as span:
+                    with tracing.use(item.span):  # each attempt's rlhub.verify span is the sample's child
                         await self._run(item)
-                        if span.is_recording():
-                            span.set_attributes({"rlhub.attempts": item.attempts,
-                                                 "rlhub.worker_lost": item.extra.get("worker_lost", 0)})
+                    if item.extra.get("worker_lost") and item.span.is_recording():
+                        item.span.set_attribute("rlhub.worker_lost", item.extra["worker_lost"])
             except Exception as exc:  # a bug of ours must not kill the worker or lose the sample
                 logs.event("worker.error", logging.ERROR, request_id=item.request_id, error=repr(exc))
                 self._resolve(item, Outcome.failed("no_verdict", f"internal error: {type(exc).__name__}: {exc}", self.policy))

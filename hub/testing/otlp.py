@@ -134,3 +134,19 @@ class OTLPReceiver:
     def __exit__(self, *exc) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def main() -> None:
+    """`python -m hub.testing.otlp`: a receiver in its own process, as a collector would be: prints
+    its base URL, then on end of stdin the number of spans it decoded (and errors), as JSON."""
+    import json
+    import sys
+
+    with OTLPReceiver() as rx:
+        print(rx.base, flush=True)
+        sys.stdin.read()
+        print(json.dumps({"spans": len(rx.snapshot()), "requests": rx.requests, "errors": rx.errors[:5]}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

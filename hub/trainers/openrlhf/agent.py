@@ -206,7 +206,6 @@ class RlhubAgent(AgentInstanceBase):
                      "rlhub.flags": flags + (["substituted"] if flags else []), "rlhub.turns": self.turns}
             if self.error:
                 attrs["rlhub.error"] = self.error[:500]
-            span.add_event("verdict", attrs)
             tracing.end(span, **attrs)
 
     def __del__(self) -> None:
