@@ -26,6 +26,21 @@ PARENT = "00f067aa0ba902b7"
 TRACEPARENT = f"00-{TRACE}-{PARENT}-01"
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One service for these tests (queue_limit=2: a batch of three is refused whole)."""
+    from hub.serve.config import ServeConfig
+    from hub.serve.server import BackgroundServer
+    from hub.serve.work import load_catalog
+
+    from .helpers import SYNTHETIC, write_registry
+
+    reg = write_registry(tmp_path_factory.mktemp("traces") / "registry.yaml")
+    config = ServeConfig.build(registry=str(reg), plugins=[SYNTHETIC], port=0, queue_limit=2)
+    with BackgroundServer(config, catalog=load_catalog(str(reg), [SYNTHETIC])) as srv:
+        yield srv
+
+
 @pytest.fixture
 def receiver(monkeypatch):
     """Spans of this process exported to a receiver, batched for 50 ms; off again afterwards."""
@@ -58,8 +73,7 @@ def children(spans, parent):
     return [s for s in spans if s.parent_id == parent.span_id and s.trace_id == parent.trace_id]
 
 
-def test_one_trace_per_sample_across_the_service(serve, receiver, log_lines):
-    server = serve()
+def test_one_trace_per_sample_across_the_service(server, receiver, log_lines):
     body = batch(server, [("arith/add-v1", 1), ("arith/mul-v1", 2)])
     body["query"].append("no answer")
     body["prompts"].append("")
@@ -109,8 +123,7 @@ BAD_TRACEPARENTS = {
 }
 
 
-def test_a_bad_traceparent_starts_a_new_trace(serve, receiver):
-    server = serve()
+def test_a_bad_traceparent_starts_a_new_trace(server, receiver):
     env_seed = [("arith/add-v1", 5)]
     for name, value in BAD_TRACEPARENTS.items():
         headers = {"traceparent": value, "tracestate": "k=" + "v" * 5000 if name == "huge" else "rlhub=1"}
@@ -128,10 +141,10 @@ def test_a_bad_traceparent_starts_a_new_trace(serve, receiver):
     assert [s.parent_id for s in by_name(spans, "POST /get_reward") if s.trace_id == TRACE] == [PARENT]
 
 
-def test_reward_file_batch_traces_each_sample(receiver, serve):
+def test_reward_file_batch_traces_each_sample(receiver, server):
     from hub.rewards import score_batch
 
-    cat = serve().catalog
+    cat = server.catalog
     labels = [label("arith/add-v1", 7), "{not json"]
     with tracing.span("trainer.step") as outer:
         out = score_batch(cat, [cat.reference(labels[0]), "x"], ["", ""], labels)
@@ -183,20 +196,20 @@ def test_off_without_an_endpoint_imports_no_sdk():
     assert out.stdout.strip() == "[]"
 
 
-def test_a_refused_request_still_ends_its_spans(serve, receiver):
-    server = serve(queue_limit=1)
-    r = post(server, batch(server, [("arith/add-v1", 1), ("arith/add-v1", 2)]), headers={"traceparent": TRACEPARENT})
+def test_a_refused_request_still_ends_its_spans(server, receiver):
+    pairs = [("arith/add-v1", 1), ("arith/add-v1", 2), ("arith/add-v1", 3)]
+    r = post(server, batch(server, pairs), headers={"traceparent": TRACEPARENT})
     assert r.status_code == 413
-    spans = receiver.wait_for(lambda s: len(by_name(s, "rlhub.sample")) == 2 and by_name(s, "POST /get_reward"))
+    spans = receiver.wait_for(lambda s: len(by_name(s, "rlhub.sample")) == 3 and by_name(s, "POST /get_reward"))
     [req] = by_name(spans, "POST /get_reward")
     assert req.attributes["http.response.status_code"] == 413 and req.parent_id == PARENT
     assert all(s.parent_id == req.span_id for s in by_name(spans, "rlhub.sample"))
 
 
-def test_each_check_is_a_span_with_its_outcome(receiver, serve):
+def test_each_check_is_a_span_with_its_outcome(receiver, server):
     from hub.checks.library import planned, run_check
 
-    cat = serve().catalog
+    cat = server.catalog
     renv = cat.get("arith/add-v1")
     check, index = next((c, i) for c, i in planned(renv, 1, True) if c == "reference_full_reward")
     run_check(cat, renv, check, index, lambda what: {})
