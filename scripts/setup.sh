@@ -17,7 +17,7 @@ fi
 PY=${PYTHON:-python3}
 # The core and every plugin, editable (edits to hub/ and plugins/ take effect without reinstalling),
 # with the trainer glue's extras. torch 2.13.0 is the CPU build (unpinned would pull CUDA).
-pkgs=(-e ".[test,train,report,s3]")
+pkgs=(-e ".[test,train,report,s3,otel]")
 for p in plugins/verifiers/*/ plugins/envs/*/; do
   [ -f "$p/pyproject.toml" ] && pkgs+=(-e "$p")
 done

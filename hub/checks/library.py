@@ -11,6 +11,7 @@ import json
 import re
 from typing import Callable
 
+from .. import tracing
 from ..core.variant import Variant
 from ..core.task import Label, Task
 from .forms import generic_forms
@@ -501,8 +502,24 @@ def planned(renv, seeds: int, quick: bool = False) -> list[tuple[str, int]]:
 def run_check(cat, renv, check: str, index: int, other_process: Callable[[str], dict]) -> None:
     """Run one check; raises CheckFailed or CheckSkipped. `other_process(what)` gives the second
     interpreter's answers for this environment's labels (called only by the checks that need it)."""
-    what = OTHER_PROCESS.get(check)
-    if what:
-        CHECKS[check](cat, renv, index, other_process=other_process(what))
-    else:
-        CHECKS[check](cat, renv, index)
+    attrs = {"rlhub.check": check, "rlhub.env": renv.id, "rlhub.check.index": index,
+             **tracing.verifier_attributes(renv.identity)}
+    ended: CheckSkipped | CheckFailed | None = None  # raised past the span: a skip is no span error
+    with tracing.span("rlhub.check", attrs) as span:
+        try:
+            what = OTHER_PROCESS.get(check)
+            if what:
+                CHECKS[check](cat, renv, index, other_process=other_process(what))
+            else:
+                CHECKS[check](cat, renv, index)
+        except (CheckSkipped, CheckFailed) as exc:
+            ended = exc
+            failed = isinstance(exc, CheckFailed)
+            span.set_attributes({"rlhub.check.outcome": "failed" if failed else "skipped",
+                                 "rlhub.check.reason": str(exc)[:500]})
+            if failed:
+                span.set_status(tracing.Status(tracing.StatusCode.ERROR, str(exc)[:200]))
+        else:
+            span.set_attribute("rlhub.check.outcome", "passed")
+    if ended is not None:
+        raise ended

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from .. import tracing
 from .library import CHECKS, CheckFailed, CheckSkipped, planned, run_check
 from .other_process import EnvAnswers
 from .progress import CheckProgress
@@ -112,6 +113,7 @@ class CheckItem(pytest.Item):
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    tracing.setup("rlhub-check")  # a span per check, exported only if OTEL_EXPORTER_OTLP_ENDPOINT is set
     for name in CHECKS:
         config.addinivalue_line("markers", f"rlhub_{name}: rlhub verifier check '{name}'")
     if not hasattr(config, "workerinput"):  # the controller (or a run without workers) reports

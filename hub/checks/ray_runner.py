@@ -38,15 +38,24 @@ class CheckWorker:
     """The body of one Ray actor: checks whole environments on request."""
 
     def __init__(self, registry: str, seeds: int, quick: bool = False) -> None:
+        from .. import tracing
         from ..config.catalog import Catalog
 
+        tracing.setup("rlhub-check-worker")
         self.catalog = Catalog.load(registry)
         self.name = Path(registry).name if registry else "registry.yaml"
         self.seeds, self.quick = seeds, quick
         self.answers = EnvAnswers(registry, seeds)
 
-    def check_env(self, env_id: str) -> list[dict]:
-        """One result per check of `env_id`: node id, outcome, message, seconds."""
+    def check_env(self, env_id: str, trace: dict | None = None) -> list[dict]:
+        """One result per check of `env_id`: node id, outcome, message, seconds. `trace`: the
+        driver's W3C context (hub.tracing.inject), continued here."""
+        from .. import tracing
+
+        with tracing.span("rlhub.check_env", {"rlhub.env": env_id}, context=tracing.extract(trace)):
+            return self._check_env(env_id)
+
+    def _check_env(self, env_id: str) -> list[dict]:
         renv = self.catalog.get(env_id)
         results = []
         for check, index in planned(renv, self.seeds, self.quick):
@@ -65,7 +74,10 @@ class CheckWorker:
         return results
 
     def close(self) -> None:
+        from .. import tracing
+
         self.answers.close()
+        tracing.flush()  # the actor is killed next: export what it has batched
 
 
 def run_on_ray(address: str, registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
@@ -73,6 +85,7 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
     import ray
     from ray.exceptions import RayError
 
+    from .. import tracing
     from ..config.catalog import Catalog
     from ..serve.ray_backend import alive_nodes, connect, pinned
 
@@ -82,8 +95,12 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
     board = Board(show=not verbose)
     board.expect(Counter({env: len(planned(cat.get(env), seeds, quick)) for env in envs}))
     started = connect(address, log_to_driver=False)
+    tracing.setup("rlhub-check")
+    run_span = tracing.start("rlhub.checks", attributes={"rlhub.envs": len(envs), "rlhub.seeds": seeds})
+    carrier = tracing.inject(run_span)
+    extra = {"runtime_env": {"env_vars": tracing.otel_env()}} if tracing.exporting() else {}
     remote_cls = ray.remote(CheckWorker)
-    actors = [pinned(remote_cls, node["NodeID"], num_cpus=1).remote(registry, seeds, quick)
+    actors = [pinned(remote_cls, node["NodeID"], num_cpus=1, **extra).remote(registry, seeds, quick)
               for node in alive_nodes() for _ in range(max(1, int(node["Resources"].get("CPU", 1))))]
     summary = Summary(workers=len(actors), quick=quick)
     results: dict[str, list[dict]] = {}
@@ -96,7 +113,7 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
             if not todo or (fail_fast and summary_failed(results)):
                 return
             env = todo.pop()
-            running[actor.check_env.remote(env)] = (actor, env)
+            running[actor.check_env.remote(env, carrier)] = (actor, env)
 
     try:
         hand_out()
@@ -127,6 +144,7 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
                 ray.kill(actor)
             except Exception:  # gone with its node
                 pass
+        tracing.end(run_span)
         if started:
             ray.shutdown()
     for env in envs:  # in the registry's order, as the serial run reports them

@@ -13,6 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from typing import Any, Sequence
 
+from .. import tracing
 from ..core.errors import UserError
 from .outcome import Outcome, parse_label, verify_one
 from .policy import RewardPolicy, sample_logs, score
@@ -40,9 +41,12 @@ def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], la
         raise UserError(f"queries, prompts and labels must have the same length, got {n}, {len(prompts)}, {len(labels)}")
     parsed = [parse_label(raw, policy) for raw in labels]
     cuts = [cut(queries[i], prompts[i] or "") for i in range(n)]
+    # a span per sample (OpenRLHF calls with one): a child of the caller's current span, if any
+    samples = [tracing.start("rlhub.sample", attributes=sample_attributes(i, p)) for i, p in enumerate(parsed)]
 
     def one(i: int) -> Outcome:
-        return verify_one(catalog, parsed[i], cuts[i].response, policy)
+        with tracing.use(samples[i]):
+            return verify_one(catalog, parsed[i], cuts[i].response, policy)
 
     own_pool = pool is None
     pool = pool or ThreadPoolExecutor(max_workers=max(1, min(policy.max_workers, n)))
@@ -63,9 +67,24 @@ def score_batch(catalog: Any, queries: Sequence[str], prompts: Sequence[str], la
         if own_pool:
             pool.shutdown(wait=False, cancel_futures=True)
     warn_bad_labels([o for o in outcomes if o.kind == "bad_label"])
-    for o, c in zip(outcomes, cuts):
+    for o, c, span in zip(outcomes, cuts, samples):
         o.prompt_mismatch = c.prompt_mismatch
+        end_sample(span, o)
     return reply(outcomes)
+
+
+def sample_attributes(index: int, label: Any) -> dict[str, Any]:
+    attrs: dict[str, Any] = {"rlhub.sample.index": index}
+    if label is not None and not isinstance(label, Outcome):
+        attrs["rlhub.env"] = label.env
+        attrs["rlhub.label"] = label.to_json()[:200]
+    return attrs
+
+
+def end_sample(span: Any, outcome: Outcome) -> None:
+    """End a sample's span with its verdict (the reply's reward and flags) as attributes."""
+    if span.is_recording():
+        tracing.end(span, **outcome.span_attributes())
 
 
 def warn_bad_labels(outcomes: Sequence[Outcome]) -> None:

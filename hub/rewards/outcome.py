@@ -6,9 +6,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .. import tracing
 from ..core.errors import UserError
 from ..core.task import Label
-from .policy import Kind, RewardPolicy
+from .policy import FLAGS, PROMPT_MISMATCH, Kind, RewardPolicy
 
 
 @dataclass
@@ -32,6 +33,18 @@ class Outcome:
         return cls(kind=d["kind"], reward=d["reward"], passed=d["passed"], error=d["error"],
                    verify_s=d["verify_s"], worker=d.get("worker", ""))
 
+    def span_attributes(self, flags: bool = True) -> dict[str, Any]:
+        """The verdict as span attributes: kind, reward, passed, and (`flags`) the flags the reply
+        logs for it. Few on purpose: each costs the reward path a few microseconds."""
+        attrs: dict[str, Any] = {"rlhub.kind": self.kind, "rlhub.reward": float(self.reward),
+                                 "rlhub.passed": bool(self.passed)}
+        if flags:
+            attrs["rlhub.flags"] = [f for f in FLAGS if self.kind == f] + (["substituted"] if self.kind != "ok" else []) \
+                + ([PROMPT_MISMATCH] if self.prompt_mismatch else [])
+        if self.error:
+            attrs["rlhub.error"] = self.error[:500]
+        return attrs
+
     @classmethod
     def failed(cls, kind: Kind, error: str, policy: RewardPolicy, **fields: Any) -> "Outcome":
         """A sample without a verdict: the policy's substitute reward for its kind."""
@@ -46,15 +59,28 @@ def parse_label(raw: Any, policy: RewardPolicy) -> Label | Outcome:
         return Outcome.failed("bad_label", str(exc), policy)
 
 
-def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str = "") -> Outcome:
-    """Grade one response. Never raises: an unknown task, a crash, a sandbox failure each get a kind."""
+def verify_one(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str = "",
+               attributes: dict[str, Any] | None = None) -> Outcome:
+    """Grade one response. Never raises: an unknown task, a crash, a sandbox failure each get a kind.
+    Its span (`rlhub.verify`) carries `attributes` besides the verdict's and the verifier's."""
+    with tracing.span("rlhub.verify", {"rlhub.env": label.env, "rlhub.worker": worker, **(attributes or {})}) as span:
+        outcome = _verify(catalog, label, response, policy, worker, span)
+        if span.is_recording():  # the flags are the sample's (they depend on more than this attempt)
+            span.set_attributes(outcome.span_attributes(flags=False))
+        return outcome
+
+
+def _verify(catalog: Any, label: Label, response: str, policy: RewardPolicy, worker: str, span: Any) -> Outcome:
     start = time.perf_counter()
 
     def took() -> float:
         return time.perf_counter() - start
 
     try:
-        if catalog.get(label.env).env.is_tool_env:
+        renv = catalog.get(label.env)
+        if span.is_recording():
+            span.set_attributes(tracing.verifier_attributes(renv.identity))
+        if renv.env.is_tool_env:
             # A tool environment's reward is its episode's (the agent file, /episodes, MCP): graded as
             # one response it would pay the twin's answer for no tool work, and 0 for a transcript whose
             # tool results it cannot trust. The run put it on the wrong path: the data's fault.

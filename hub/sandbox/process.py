@@ -20,7 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import supervisor as _supervisor_module
+from .. import tracing
+from . import spans, supervisor as _supervisor_module
 from .bwrap import bwrap_argv, bwrap_path, module_dirs, sandbox_env, sandbox_sys_path, start_failure
 from .cgroup import MemoryCgroup
 from .profile import Profile
@@ -155,8 +156,16 @@ class SandboxProcess:
         stdin: bytes | str = b"",
         env: dict[str, str] | None = None,
     ) -> RunResult:
-        with self._lock:
-            return self._run_task(profile, argv, func, args, files, stdin, env)
+        span = spans.run_span(profile, "call" if func else "exec")
+        try:
+            with self._lock:
+                result = self._run_task(profile, argv, func, args, files, stdin, env)
+        except BaseException as exc:
+            span.record_exception(exc)
+            tracing.end(span)
+            raise
+        spans.finish(span, result)
+        return result
 
     def _run_task(self, profile, argv, func, args, files, stdin, env) -> RunResult:
         if isinstance(stdin, str):

@@ -15,6 +15,7 @@ import logging
 
 from aiohttp import web
 
+from .. import tracing
 from . import episode_api, logs
 from .protocol import BadRequest, parse_body
 from .retry_line import body_key
@@ -30,9 +31,22 @@ def _error(status: int, message: str, request_id: str, **headers: str) -> web.Re
 
 
 async def reward(request: web.Request) -> web.Response:
-    service = request.app[SERVICE]
+    """One request, one span: the trainer's trace continued if it sent a valid `traceparent`."""
     rid = logs.request_id_from(request.headers)
     logs.request_id_var.set(rid)
+    attrs = {"http.request.method": request.method, "http.route": request.path, "rlhub.request_id": rid}
+    with tracing.span(f"{request.method} {request.path}", attrs, context=tracing.extract(request.headers),
+                      kind=tracing.SpanKind.SERVER) as span:
+        response = await _reward(request, rid)
+        if span.is_recording():
+            span.set_attribute("http.response.status_code", response.status)
+            if response.status >= 500:
+                span.set_status(tracing.Status(tracing.StatusCode.ERROR))
+        return response
+
+
+async def _reward(request: web.Request, rid: str) -> web.Response:
+    service = request.app[SERVICE]
     if service.draining:
         service.metrics.requests.labels("draining").inc()
         return _error(503, "service is shutting down; retry against another replica", rid, **{"Retry-After": "5"})

@@ -12,6 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from .. import tracing
 from ..core.task import Label
 from ..rewards import RewardPolicy
 from .work import Outcome, WorkItem, verify_one
@@ -32,7 +33,9 @@ class LocalBackend:
         return verify_one(self.catalog, label, response, self.policy, worker=threading.current_thread().name)
 
     async def run(self, item: WorkItem) -> Outcome:
-        return await asyncio.get_running_loop().run_in_executor(self.pool, self._verify, item.label, item.response)
+        # carry: the thread continues the worker's span (run_in_executor does not pass the context on)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, tracing.carry(self._verify), item.label,
+                                                                item.response)
 
     def state(self) -> dict:
         return {"backend": self.name, "threads": self.pool._max_workers}

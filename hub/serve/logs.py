@@ -4,6 +4,7 @@ The id is the client's `X-Request-Id`, else the trace id of a W3C `traceparent` 
 request can be followed across OpenTelemetry-instrumented callers), else a fresh one. It is
 returned in the `X-Request-Id` response header and the body's `request_id`. Lines go through a
 sink that never blocks the caller (logsink.py): a stalled stderr costs dropped lines, counted.
+Inside a span (hub.tracing) a line also carries its `trace_id` and `span_id`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import time
 import uuid
 
+from .. import tracing
 from .logsink import DEFAULT_BUFFER_LINES, LogSink
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("rlhub_request_id", default=None)
@@ -43,6 +45,7 @@ class JsonFormatter(logging.Formatter):
         rid = getattr(record, "request_id", None) or request_id_var.get()
         if rid:
             out["request_id"] = rid
+        out.update(trace_fields(record))
         out.update(getattr(record, "fields", {}) or {})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
@@ -82,7 +85,14 @@ atexit.register(shutdown)
 
 def event(name: str, level: int = logging.INFO, request_id: str | None = None, **fields) -> None:
     if log.isEnabledFor(level):
-        log.log(level, name, extra={"request_id": request_id, "fields": fields})
+        log.log(level, name, extra={"request_id": request_id, "fields": fields, "trace": tracing.log_ids()})
+
+
+def trace_fields(record: logging.LogRecord) -> dict:
+    """The trace and span ids of a line: those current where it was logged (`event` takes them
+    there, so a sink formatting lines elsewhere still gets them), else those current now."""
+    ids = getattr(record, "trace", None)
+    return ids if ids is not None else tracing.log_ids()
 
 
 def now() -> float:

@@ -21,6 +21,7 @@ import os
 from collections import Counter
 from typing import Any
 
+from .. import tracing
 from . import logs
 from ..core.task import Label
 from ..rewards import RewardPolicy
@@ -35,6 +36,7 @@ class VerifierWorker:
         import ray
 
         logs.setup(log_level)
+        tracing.setup("rlhub-ray-worker")  # the service passes its OTEL_* settings on (runtime_env)
         self.policy = policy
         self.catalog = load_catalog(registry, plugins)
         self.kind = kind
@@ -44,11 +46,18 @@ class VerifierWorker:
     def where(self) -> dict:
         return {"node": self.node, "pid": os.getpid(), "kind": self.kind}
 
-    def verify(self, label: Label, response: str, request_id: str) -> dict:
-        outcome = verify_one(self.catalog, label, response, self.policy, worker=self.name)
-        logs.event("sample.verified", logging.DEBUG, request_id=request_id, kind=outcome.kind, worker=self.name,
-                   verify_s=round(outcome.verify_s, 4))
+    def verify(self, label: Label, response: str, request_id: str, trace: dict | None = None) -> dict:
+        """`trace`: the caller's W3C context (hub.tracing.inject), continued here."""
+        with tracing.attached(tracing.extract(trace)):
+            outcome = verify_one(self.catalog, label, response, self.policy, worker=self.name,
+                                 attributes={"rlhub.ray.node": self.node, "rlhub.ray.pid": os.getpid()})
+            logs.event("sample.verified", logging.DEBUG, request_id=request_id, kind=outcome.kind, worker=self.name,
+                       verify_s=round(outcome.verify_s, 4))
         return {**outcome.to_dict(), "node": self.node}
+
+    def flush(self) -> bool:
+        """Export the spans still batched (before the actor is killed)."""
+        return tracing.flush()
 
 
 def connect(address: str | None, log_to_driver: bool = True) -> bool:
@@ -101,6 +110,7 @@ class RayBackend:
         self._started_ray = connect(self.config.ray_address)
         nodes = [n["NodeID"] for n in alive_nodes()]
         remote_cls = ray.remote(VerifierWorker)
+        extra = {"runtime_env": {"env_vars": tracing.otel_env()}} if tracing.exporting() else {}
         for kind in self.kinds:
             pool = self.pools[kind] = []
             for node in nodes:
@@ -108,6 +118,7 @@ class RayBackend:
                     handle = pinned(
                         remote_cls, node, num_cpus=self.config.ray_actor_cpus,
                         max_concurrency=self.config.ray_actor_concurrency, max_restarts=-1, max_task_retries=0,
+                        **extra,
                     ).remote(self.config.registry, self.config.plugins, kind, self.config.log_level, self.config.policy())
                     pool.append(_Actor(handle, kind, node))
         everyone = [a for pool in self.pools.values() for a in pool]
@@ -130,7 +141,7 @@ class RayBackend:
         actor = self._pick(item)
         actor.in_flight += 1
         try:
-            result = await actor.handle.verify.remote(item.label, item.response, item.request_id)
+            result = await actor.handle.verify.remote(item.label, item.response, item.request_id, tracing.inject())
         except RayTaskError as exc:  # verify_one does not raise: this is a bug, reported as no verdict
             return Outcome.failed("no_verdict", f"internal error in Ray actor: {exc}", self.config.policy())
         except RayError as exc:  # actor died, node lost, worker crashed, object lost...
@@ -153,6 +164,12 @@ class RayBackend:
     async def close(self) -> None:
         import ray
 
+        if tracing.exporting():  # killing an actor drops the spans it has not exported yet
+            flushes = [a.handle.flush.remote() for pool in self.pools.values() for a in pool]
+            try:
+                await asyncio.wait_for(asyncio.gather(*flushes, return_exceptions=True), timeout=15)
+            except asyncio.TimeoutError:
+                pass
         for pool in self.pools.values():
             for actor in pool:
                 try:

@@ -14,8 +14,10 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from .. import tracing
 from ..core.errors import UserError
 from ..rewards import FLAGS, cut, parse_label
+from ..rewards.batch import end_sample, sample_attributes
 from . import logs
 from .config import ServeConfig
 from .episodes import EpisodeHost
@@ -31,6 +33,7 @@ MAX_WORKER_LOST = 8  # re-runs of one sample after losing its worker (process or
 
 class RewardService:
     def __init__(self, config: ServeConfig, catalog: Any = None, backend: Any = None) -> None:
+        tracing.setup("rlhub-serve")  # exports only if OTEL_EXPORTER_OTLP_ENDPOINT is set
         self.config = config
         self.policy = config.policy()
         self.catalog = catalog if catalog is not None else load_catalog(config.registry, config.plugins)
@@ -133,12 +136,35 @@ class RewardService:
         start = loop.time()
         deadline = start + self.config.deadline_s
         outcomes, items, mismatched = self._prepare(batch, request_id, deadline)
+        # One span per sample under the request's: its queueing, worker, verification and verdict.
+        spans = [tracing.start("rlhub.sample", attributes=sample_attributes(i, raw))
+                 for i, raw in enumerate(outcomes)]
+        for it in items:
+            it.span = spans[it.index]
+            if it.span.is_recording():
+                it.span.set_attributes({"rlhub.env": it.env, "rlhub.label": it.label.to_json()[:200]})
+        try:
+            return await self._score(batch, request_id, loop, start, deadline, outcomes, items, mismatched, spans,
+                                     body_key)
+        finally:
+            for it in items:  # withdrawn, timed out or refused: the spans end with the request
+                tracing.end(it.queue_span, **{"rlhub.withdrawn": True})
+            for span in spans:
+                tracing.end(span)
+
+    async def _score(self, batch, request_id, loop, start, deadline, outcomes, items, mismatched, spans,
+                     body_key) -> dict:
+        ahead = self.scheduler.queued
         try:
             await self.scheduler.admit(items, start, held=self.retry_line.held_for_others(body_key, start))
         except QueueFull:
             self.retry_line.refused(body_key, len(items), start)
             raise
         self.retry_line.admitted(body_key)
+        for it in items:  # queueing, with the scheduler's decision (order key, long or short) on it
+            it.queue_span = tracing.start("rlhub.queue", parent=it.span, attributes={
+                "rlhub.estimate_s": it.estimate_s, "rlhub.schedule.delay_s": it.key - it.enqueued_at,
+                "rlhub.schedule.long": it.long, "rlhub.schedule.queued_ahead": ahead})
         self.counts["accepted"] += 1
         self.counts["in_flight"] += 1
         self._gauges()
@@ -178,6 +204,9 @@ class RewardService:
             outcome.prompt_mismatch = mismatched[i]
             if mismatched[i]:
                 self.metrics.prompt_mismatch.labels(env).inc()
+            if spans[i].is_recording():
+                spans[i].set_attribute("rlhub.attempts", outcome.attempts)
+            end_sample(spans[i], outcome)
         self._warn(request_id, outcomes, mismatched)
         self.counts["answered"] += 1
         self.metrics.requests.labels("answered").inc()
@@ -207,9 +236,13 @@ class RewardService:
         while True:
             item = await self.scheduler.take()
             self._gauges()
+            tracing.end(item.queue_span)
             try:
                 if not item.cancelled and not item.future.done():
-                    await self._run(item)
+                    with tracing.use(item.span):  # each attempt's rlhub.verify span is the sample's child
+                        await self._run(item)
+                    if item.extra.get("worker_lost") and item.span.is_recording():
+                        item.span.set_attribute("rlhub.worker_lost", item.extra["worker_lost"])
             except Exception as exc:  # a bug of ours must not kill the worker or lose the sample
                 logs.event("worker.error", logging.ERROR, request_id=item.request_id, error=repr(exc))
                 self._resolve(item, Outcome.failed("no_verdict", f"internal error: {type(exc).__name__}: {exc}", self.policy))

@@ -38,6 +38,8 @@ class WorkItem:
     cancelled: bool = False
     attempts: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    span: Any = None  # the sample's span (hub.tracing), parent of its queueing, worker and verification
+    queue_span: Any = None  # open while it waits in the queue
 
 
 def load_catalog(registry: str | None, plugin_modules: list[str] = ()) -> Any:

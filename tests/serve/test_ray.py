@@ -53,6 +53,48 @@ def test_work_is_spread_over_both_nodes(ray_server):
     assert len(done) == 2 and all(v >= 4 for v in done.values()), done
 
 
+def test_ray_actors_continue_the_request_trace_on_both_nodes(cluster, tmp_path, monkeypatch):
+    """Traces: each actor continues the request's trace (its context travels in the task's
+    arguments) and exports from its own process to the same OTLP receiver. Before the node-loss
+    test, which leaves one node."""
+    pytest.importorskip("opentelemetry.sdk")
+    from hub import tracing
+    from hub.serve.config import ServeConfig
+    from hub.serve.server import BackgroundServer
+    from hub.serve.work import load_catalog
+    from hub.testing.otlp import OTLPReceiver
+
+    from .test_traces import PARENT, TRACE, TRACEPARENT, by_name
+
+    monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "50")  # here and, through runtime_env, in the actors
+    reg = tmp_path / "registry.yaml"
+    reg.write_text('version: 1\nenvironments:\n  - id: "arith/*"\n')  # one verifier kind: one actor per node
+    config = ServeConfig.build(registry=str(reg), port=0, backend="ray", ray_address=cluster[0].address, workers=4,
+                               ray_actors_per_node=1, ray_actor_concurrency=2)
+    with OTLPReceiver() as rx:
+        tracing.enable("rlhub-test", rx.endpoint)
+        try:
+            with BackgroundServer(config, catalog=load_catalog(str(reg))) as server:
+                r = post(server, batch(server, [("arith/add-v1", i) for i in range(4)]),
+                         headers={"traceparent": TRACEPARENT})
+                assert r.status_code == 200 and r.json()["rewards"] == [1.0] * 4
+            # stopping the server flushed the actors before killing them
+            spans = rx.wait_for(lambda s: len(by_name(s, "rlhub.verify")) == 4 and len(by_name(s, "rlhub.sample")) == 4)
+        finally:
+            tracing.disable()
+    [req] = by_name(spans, "POST /get_reward")
+    assert (req.trace_id, req.parent_id) == (TRACE, PARENT)
+    verifies = by_name(spans, "rlhub.verify")
+    assert len(verifies) == 4 and {s.trace_id for s in verifies} == {TRACE}
+    assert {s.service for s in verifies} == {"rlhub-ray-worker"}  # exported by the actors' own processes
+    nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
+    assert {s.attributes["rlhub.ray.node"] for s in verifies} == nodes and len(nodes) == 2
+    samples = {s.span_id: s for s in by_name(spans, "rlhub.sample")}
+    for verify in verifies:
+        assert samples[verify.parent_id].parent_id == req.span_id  # the service's sample span, across Ray
+        assert verify.attributes["rlhub.reward"] == 1.0 and verify.attributes["rlhub.verifier"] == "exact_match"
+
+
 def test_losing_a_node_mid_task_loses_no_request(ray_server, cluster):
     import threading
 

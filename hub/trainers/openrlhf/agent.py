@@ -32,7 +32,9 @@ from concurrent.futures import ThreadPoolExecutor
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
+from ... import tracing
 from ...core.errors import UserError
+from ...core.task import Label
 from ...rewards import PROMPT_MISMATCH, cut_response, log_key, sample_logs, score
 from .reward import catalog, env_float, policy
 from ..tool_play import TOOL_LOG_KEYS, is_tool_episode, prepare_episode, tool_feedback, tool_format_from_env, tool_logs
@@ -92,7 +94,7 @@ async def _off_loop(fn, *args, timeout: float):
     except asyncio.TimeoutError:
         raise QueueTimeout(f"no environment slot came free within {wait:g} s ({workers()} slots, all busy)") from None
     try:
-        return await asyncio.wait_for(asyncio.wrap_future(_executor().submit(fn, *args)), timeout)
+        return await asyncio.wait_for(asyncio.wrap_future(_executor().submit(tracing.carry(fn), *args)), timeout)
     finally:
         slots.release()
 
@@ -110,8 +112,16 @@ class RlhubAgent(AgentInstanceBase):
         self.tool_logs = tool_logs(None)  # kept past the episode's close, for the last step's logs
         self.timeout = env_float(STEP_TIMEOUT_ENV, 120.0)
         self.policy = policy()
+        self.span = None  # the episode's span: reset to the last step
 
     async def reset(self, states: dict, **kwargs) -> dict:
+        self.span = tracing.start("rlhub.episode", attributes={"rlhub.label": str(states.get("label", ""))[:200]})
+        with tracing.use(self.span):
+            await self._reset(states)
+        # The dataset's prompt (already in the chat template) stays the first observation.
+        return {"observation": states["observation"]}
+
+    async def _reset(self, states: dict) -> None:
         try:
             self.episode = prepare_episode(await _off_loop(catalog().episode, states["label"], timeout=self.timeout),
                                            self.tool_format)
@@ -124,11 +134,16 @@ class RlhubAgent(AgentInstanceBase):
             self.problem, self.error = "timeout", str(exc) or f"opening the episode took over {self.timeout:g} s"
         except Exception as exc:  # the task could not be built: the environment's fault, not the label's
             self.problem, self.error = "no_verdict", f"{type(exc).__name__}: {exc}"
-        # The dataset's prompt (already in the chat template) stays the first observation.
-        return {"observation": states["observation"]}
+        if self.episode is not None and self.span.is_recording():
+            self.span.set_attributes({"rlhub.env": Label.parse(states["label"]).env,
+                                      **tracing.verifier_attributes(getattr(self.episode, "identity", None))})
 
     async def step(self, states: dict, **kwargs) -> dict:
         self.turns += 1
+        with tracing.use(self.span), tracing.span("rlhub.agent.step", {"rlhub.turn": self.turns}):
+            return await self._step(states)
+
+    async def _step(self, states: dict) -> dict:
         action_text = states["action_text"]
         if self.problem:
             return await self._failed(self.problem, states)
@@ -168,6 +183,7 @@ class RlhubAgent(AgentInstanceBase):
     def _result(self, kind: str, reward: float, passed: bool, feedback: str, done: bool, states: dict) -> dict:
         if done:
             self.close()
+            self._end_span(kind, reward, passed)
         logs = {**sample_logs(kind, passed), log_key("turns"): float(self.turns), **self.tool_logs}
         # Intermediate steps earn 0, so OpenRLHF's sum over steps is the final verdict's reward; the
         # final step's score is what OpenRLHF's dynamic filtering reads (NaN: substituted).
@@ -182,11 +198,22 @@ class RlhubAgent(AgentInstanceBase):
         if episode is not None:
             _executor().submit(episode.close)
 
+    def _end_span(self, kind: str, reward: float, passed: bool) -> None:
+        span, self.span = self.span, None
+        if span is not None and span.is_recording():
+            flags = [kind] if kind != "ok" else []
+            attrs = {"rlhub.kind": kind, "rlhub.reward": float(reward), "rlhub.passed": passed,
+                     "rlhub.flags": flags + (["substituted"] if flags else []), "rlhub.turns": self.turns}
+            if self.error:
+                attrs["rlhub.error"] = self.error[:500]
+            tracing.end(span, **attrs)
+
     def __del__(self) -> None:
         # OpenRLHF has no end-of-episode hook: a rollout cut off by its token budget before `done`
         # just drops this instance, so the episode is closed when the instance goes.
         try:
             self.close()
+            tracing.end(self.span, **{"rlhub.cut_off": True})  # a rollout cut off before `done`
         except Exception:  # interpreter shutdown: the sandbox's own clean-up takes over
             pass
 
@@ -196,6 +223,7 @@ class RlhubAgentExecutor(MultiTurnAgentExecutor):
     registry fails the actor's start with its own error instead of every rollout later."""
 
     def __init__(self) -> None:
+        tracing.setup("rlhub-agent")  # exports only if OTEL_EXPORTER_OTLP_ENDPOINT is set
         catalog()
         TurnFormat.parse(os.environ.get(TURN_FORMAT_ENV) or "chatml")
         tool_format_from_env()

@@ -36,8 +36,10 @@ def catalog():
     """The catalog of $RLHUB_REGISTRY (else the default registry), loaded once per process."""
     with _lock:
         if "catalog" not in _state:
+            from ... import tracing
             from ...config.catalog import Catalog
 
+            tracing.setup("rlhub-reward")  # exports only if OTEL_EXPORTER_OTLP_ENDPOINT is set
             _state["catalog"] = Catalog.load(os.environ.get(REGISTRY_ENV) or None)
         return _state["catalog"]
 
