@@ -28,7 +28,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 VERSION = 1
 RACY_S = 2.0
@@ -36,8 +36,10 @@ KEEP = 64  # entries kept (newest first); each working folder and registry argum
 _SKIP = ("/proc/", "/dev/", "/sys/")
 
 active = False  # set by main(): this process is the program itself, and the index is on
-_recording: list[set[str]] = []  # the path sets of the recordings under way (an audit hook fills them)
-_hooked = False
+_seen: set[str] = set()  # files opened for reading and folders listed since watch() (an audit hook adds them)
+_watching = False  # the audit hook is in place (it cannot be removed: pause() makes it return at once)
+_on = False
+_complete = False  # watch() began before the plugins loaded: _seen holds all they read
 
 
 def enabled() -> bool:
@@ -84,35 +86,45 @@ def lookup(kind: str, extra: Any = None) -> Any | None:
 
 
 def _audit(event: str, args: tuple) -> None:
-    if not _recording:
+    if not _on:
         return
+    try:
+        _note(event, args)
+    except Exception:  # noting must never change what the operation does
+        pass
+
+
+def _note(event: str, args: tuple) -> None:
     if event == "open":
         path, _mode, flags = args
         if isinstance(flags, int) and flags & os.O_ACCMODE != os.O_RDONLY:
             return
-    elif event not in ("os.listdir", "os.scandir"):
-        return
-    else:
+    elif event in ("os.listdir", "os.scandir"):
         path = args[0] if args else None
+    else:
+        return
     if isinstance(path, (str, os.PathLike)):
-        path = os.path.abspath(os.fspath(path))
-        for paths in _recording:
-            paths.add(path)
+        _seen.add(os.path.abspath(os.fspath(path)))
 
 
-@contextlib.contextmanager
-def recording() -> Iterator[set[str]]:
-    """The files opened for reading and folders listed while the block runs."""
-    global _hooked
-    if not _hooked:
+def watch() -> None:
+    """Note every file opened for reading and folder listed from now on, for the stamps of what
+    this process writes to the index. Call it before the plugins load (else nothing is written)."""
+    global _watching, _complete, _on
+    if not _watching:
+        from ..plugins.manager import installed
+
+        _complete = installed.cache_info().currsize == 0
         sys.addaudithook(_audit)
-        _hooked = True
-    paths: set[str] = set()
-    _recording.append(paths)
-    try:
-        yield paths
-    finally:
-        _recording.remove(paths)
+        _watching = True
+    _on = True
+
+
+def pause() -> None:
+    """Stop noting (what was noted is kept): the verb's own work is no part of the catalog, and
+    processes forked from here (sandbox workers) carry a hook that does nothing."""
+    global _on
+    _on = False
 
 
 def _stdlib(path: str, lib: str = os.path.dirname(os.__file__)) -> bool:
@@ -120,8 +132,8 @@ def _stdlib(path: str, lib: str = os.path.dirname(os.__file__)) -> bool:
     return path.startswith(lib + os.sep) and not path.startswith(os.path.join(lib, "site-packages"))
 
 
-def _depended_on(recorded: Iterable[str], extra: Iterable[str | os.PathLike]) -> list[str]:
-    paths = set(recorded)
+def _depended_on(extra: Iterable[str | os.PathLike]) -> list[str]:
+    paths = set(_seen)
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
         if isinstance(file, str):
@@ -129,15 +141,19 @@ def _depended_on(recorded: Iterable[str], extra: Iterable[str | os.PathLike]) ->
             paths.add(os.path.dirname(file))
     paths.update(p for p in sys.path if p)
     paths.update(os.path.abspath(os.fspath(p)) for p in extra)
-    paths = {p for p in paths if not p.startswith(_SKIP) and "/__pycache__/" not in p and not _stdlib(p)}
+    own = str(folder().absolute())  # the index's own writes are no change to the catalog
+    paths = {p for p in paths if not p.startswith(_SKIP) and "/__pycache__/" not in p and not _stdlib(p)
+             and not (p == own or p.startswith(own + os.sep))}
     return sorted(paths | {sys.executable, os.path.realpath(sys.executable), os.__file__})
 
 
-def store(kind: str, data: Any, recorded: Iterable[str], extra: Iterable[str | os.PathLike] = (),
-          extra_key: Any = None) -> bool:
-    """Keep `data` for (kind, extra_key) with the stamps of what the load depended on. False
-    (nothing written) when a stamped file changed in the last RACY_S or the folder is not writable."""
-    stamps = [_stamp(p) for p in _depended_on(recorded, extra)]
+def store(kind: str, data: Any, extra: Iterable[str | os.PathLike] = (), extra_key: Any = None) -> bool:
+    """Keep `data` for (kind, extra_key) with the stamps of what the load depended on (see watch()).
+    False (nothing written) when watching began too late, a stamped file changed in the last
+    RACY_S, or the folder is not writable."""
+    if not _complete:
+        return False
+    stamps = [_stamp(p) for p in _depended_on(extra)]
     young = time.time_ns() - int(RACY_S * 1e9)
     if any(mtime is not None and mtime > young for _, mtime, _ in stamps):
         return False

@@ -121,12 +121,12 @@ def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
         if parser is not None:
             return parser
     record: list[dict[str, Any]] = []
-    with index.recording() as seen:
-        parser = build_parser(record)
+    index.watch()
+    parser = build_parser(record)
     from ..plugins.manager import installed
 
     if not installed().failures and all(p["hook"] for p in record):
-        index.store("verbs", record, seen)
+        index.store("verbs", record)
     return parser
 
 
@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     index.active = argv is None and index.enabled()
     if index.active:
         args = _parser_for(sys.argv[1:]).parse_args()
+        index.pause()
     else:
         args = build_parser().parse_args(argv)
     try:

@@ -20,24 +20,26 @@ def _list_rows(envs) -> list[dict]:
              "distribution": e.spec.distribution, "description": e.spec.description} for e in envs]
 
 
-def _indexed_rows(args: argparse.Namespace) -> list[dict] | None:
-    """Every environment's row from the start-up index (written by the last full load), or None."""
+def _indexed_rows(args: argparse.Namespace) -> tuple[list[dict], str | None, object] | None:
+    """Every environment's row, with the registry note to print (an index hit) or the catalog that
+    printed it (a miss: the full load, which writes the index); None: not the program itself, or
+    the index is off."""
     from .. import index
 
     if not index.active:
         return None
     hit = index.lookup("list", args.registry)
     if hit is not None:
-        print(hit["note"], file=sys.stderr)
-        return hit["rows"]
-    with index.recording() as seen:
-        cat = catalog(args)
-    rows = _list_rows(cat.select(None))
+        return hit["rows"], hit["note"], None
+    index.watch()
+    cat = catalog(args)
+    rows, note = _list_rows(cat.select(None)), f"rlhub: registry: {cat.registry.name}"
     if not cat.plugins.failures:  # a broken plugin's warning shows on every run
-        index.store("list", {"note": f"rlhub: registry: {cat.registry.name}", "rows": rows}, seen,
+        index.store("list", {"note": note, "rows": rows},
                     extra=[*cat.registry.files, *_dataset_paths(cat.registry), "registry.yaml"],
                     extra_key=args.registry)
-    return rows
+    index.pause()
+    return rows, None, cat
 
 
 def _dataset_paths(registry) -> list:
@@ -54,12 +56,15 @@ def _dataset_paths(registry) -> list:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = _indexed_rows(args)
-    pattern = selected(args)
-    if rows is not None and pattern:
-        rows = [r for r in rows if fnmatch.fnmatchcase(r["id"], pattern)] or None  # none: the catalog says why
-    if rows is None:
-        rows = _list_rows(catalog(args).select(pattern))
+    pattern, rows, cat = selected(args), None, None
+    indexed = _indexed_rows(args)
+    if indexed is not None:
+        all_rows, note, cat = indexed
+        rows = [r for r in all_rows if not pattern or fnmatch.fnmatchcase(r["id"], pattern)]
+        if rows and note:
+            print(note, file=sys.stderr)
+    if not rows:  # nothing matched: the catalog says why (or the index is not in use)
+        rows = _list_rows((cat or catalog(args)).select(pattern))
     emit(args, rows, lambda: table(
         [[r["id"], r["domain"], r["verifier"], f"{r['weight']:.4g}", ",".join(r["tags"])] for r in rows],
         ["ID", "DOMAIN", "VERIFIER", "WEIGHT", "TAGS"]) + f"\n{len(rows)} environments")
