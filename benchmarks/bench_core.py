@@ -1,6 +1,6 @@
 """Core benchmark: registry load with 1,000 environments, sampling throughput, CLI start-up.
 
-    python benchmarks/bench_core.py [--repeat 7]
+    python benchmarks/bench_core.py [--repeat 7] [--startup]
 
 Prints medians over repeats, with baselines measured in the same run (the machines are shared
 and noisy: compare ratios, not absolute numbers across runs).
@@ -9,6 +9,7 @@ and noisy: compare ratios, not absolute numbers across runs).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -75,7 +76,10 @@ def sampling_without_replacement(n: int, repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--startup", action="store_true", help="only the CLI start-up figures")
     args = parser.parse_args()
+    if args.startup:
+        return startup(args.repeat)
 
     with tempfile.TemporaryDirectory() as tmp:
         reg = Path(tmp) / "registry.yaml"
@@ -102,19 +106,40 @@ def main() -> None:
         print(f"  labels only                       {n / label_s:12,.0f} labels/s")
         print(f"  labels + prompts (make_task)      {len(labels) / prompt_s:12,.0f} prompts/s")
         sampling_without_replacement(n, args.repeat)
+    startup(args.repeat)
 
-    def run(cmd: list[str]) -> float:
+
+def startup(repeat: int) -> None:
+    """Whole-process start-up of the CLI against `python -c pass`, pairs run in turn so that the
+    ratios hold when the machine's speed drifts. Bytecode caching on (as installed), every cache
+    warmed by one untimed run of each command first; "index off" is the cold path every run
+    took before the start-up index (RLHUB_CACHE=off)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    off = {**env, "RLHUB_CACHE": "off"}
+    commands = {
+        "python -c pass (baseline)": ([sys.executable, "-c", "pass"], env),
+        "import hub.config.catalog": ([sys.executable, "-c", "import hub.config.catalog"], env),
+        "rlhub --help": ([sys.executable, "-m", "hub.cli", "--help"], env),
+        "rlhub list": ([sys.executable, "-m", "hub.cli", "list"], env),
+        "rlhub list (index off)": ([sys.executable, "-m", "hub.cli", "list"], off),
+    }
+
+    def run(cmd: list[str], env: dict[str, str]) -> float:
         start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
         return time.perf_counter() - start
 
-    py = median_time(lambda: run([sys.executable, "-c", "pass"]), args.repeat)
-    imp = median_time(lambda: run([sys.executable, "-c", "import hub.config.catalog"]), args.repeat)
-    lst = median_time(lambda: run([sys.executable, "-m", "hub.cli", "list"]), args.repeat)
-    print("start-up (subprocess, default registry, all installed plugins):")
-    print(f"  python -c pass (baseline)         {py * 1e3:8.1f} ms")
-    print(f"  import hub.config.catalog                {imp * 1e3:8.1f} ms  ({imp / py:.1f}x baseline)")
-    print(f"  rlhub list                        {lst * 1e3:8.1f} ms  ({lst / py:.1f}x baseline)")
+    for cmd, cmd_env in commands.values():
+        run(cmd, cmd_env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, (cmd, cmd_env) in commands.items():
+            times[name].append(run(cmd, cmd_env))
+    base = times["python -c pass (baseline)"]
+    print(f"start-up (subprocess, {Path.cwd().name}/ as working folder, all installed plugins; median of {repeat}):")
+    for name, ts in times.items():
+        ratio = statistics.median(t / b for t, b in zip(ts, base))
+        print(f"  {name:<32}  {statistics.median(ts) * 1e3:8.1f} ms  ({ratio:.1f}x baseline)")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,36 @@
 """rlhub: an environment hub and reward registry for LLM post-training with RL."""
 
+from __future__ import annotations
+
+import importlib
+
 from .core import __version__
-from .plugins.hookspecs import hookimpl
-from .core.env import Environment, Episode, FunctionEnvironment, Step, rng_for, np_rng_for
-from .core.variant import Variant
-from .core.errors import UserError, VerifierError
-from .core.task import Label, Task
-from .core.verifier import Verdict, Verifier, VerifierConfig, VerifyContext
+
+# The public names, imported on first use (PEP 562): every plugin starts with `from hub import
+# hookimpl`, and `rlhub list` / `--help` must not pay for numpy and pydantic through it.
+_EXPORTS = {
+    "hookimpl": "plugins.hookspecs",
+    "Environment": "core.env", "Episode": "core.env", "FunctionEnvironment": "core.env", "Step": "core.env",
+    "rng_for": "core.env", "np_rng_for": "core.env",
+    "Variant": "core.variant",
+    "UserError": "core.errors", "VerifierError": "core.errors",
+    "Label": "core.task", "Task": "core.task",
+    "Verdict": "core.verifier", "Verifier": "core.verifier", "VerifierConfig": "core.verifier",
+    "VerifyContext": "core.verifier",
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hub' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
 
 
 def load(registry=None):

@@ -11,14 +11,27 @@ assets pull` pre-fills a node's cache with what a registry names; `rlhub assets 
 
 from __future__ import annotations
 
-from .cache import AssetCache, default_cache
 from .ref import ARCHIVES, AssetError, AssetRef, check_url, is_url
+
+
+def __getattr__(name: str):
+    # The cache (filelock, tarfile) on first use: a registry that only names local paths, and
+    # `rlhub list`, never need it.
+    if name in ("AssetCache", "default_cache"):
+        from . import cache
+
+        return getattr(cache, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def local(text: str) -> str:
     """A registry value as a local path: a pinned URL fetched (verified) into the cache; a local
     path unchanged."""
-    return str(default_cache().path(AssetRef.parse(text))) if is_url(text) else text
+    if not is_url(text):
+        return text
+    from .cache import default_cache
+
+    return str(default_cache().path(AssetRef.parse(text)))
 
 
 def pinned(text: str, archive: bool = False) -> str:

@@ -12,12 +12,10 @@ import json
 import errno
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import EXIT_USAGE, UserError
-from ..core.files import read_text
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -111,6 +109,8 @@ def table(rows: list[list[str]], header: list[str]) -> str:
 
 def read_text_arg(path: str, option: str) -> str:
     """A file named on the command line ('-' for stdin), or one clear error."""
+    from ..core.files import read_text
+
     if path == "-":
         return sys.stdin.read()
     return read_text(path, f"file (given as {option})")
@@ -119,6 +119,8 @@ def read_text_arg(path: str, option: str) -> str:
 def output_path(path: str, option: str, example: str = "out.jsonl") -> Path:
     """A file the command will write (`--out`, `--report`...), checked before any work is done:
     a file name, not a directory, in a folder that exists (or is made) and takes a new file."""
+    import tempfile
+
     if not path:
         raise UserError(f"{option}: expected a file name, got an empty string")
     out = Path(path)

@@ -14,7 +14,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import envconfig, registry as registry_mod
-from .datasets import DatasetEnvironment
 from .yamlfile import close_matches, closest, one_line
 from ..core.env import Environment, Episode
 from ..core.errors import RegistryError, UnknownEnvironment, UnknownVerifier, UserError
@@ -239,8 +238,13 @@ class Catalog:
             raise RegistryError(f"{self.registry.at(i, 'dataset', 'id')}: {src.id!r} is already a registered environment")
         preset = self.plugins.presets.get(src.preset) if src.preset else None
         prepare = preset.prepare if preset is not None else None
+        def factory(env_id: str, src: DatasetSource = src) -> Environment:
+            from .datasets import DatasetEnvironment  # its readers on first use: listing reads no rows
+
+            return DatasetEnvironment(env_id, src, where=where, prepare_row=prepare)
+
         return EnvSpec(
-            id=src.id, factory=lambda env_id, src=src: DatasetEnvironment(env_id, src, where=where, prepare_row=prepare),
+            id=src.id, factory=factory,
             verifier=entry.verifier or entry.rubric[0].verifier, domain=src.domain or src.id.split("/", 1)[0],
             distribution="registry", version="0",
         )

@@ -14,13 +14,13 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
 
 from .task import Label, Task
 from .variant import Variant
 from .verifier import Verdict, VerifierIdentity, grade
 
 if TYPE_CHECKING:
+    import numpy as np
     from .verifier import Verifier, VerifyContext
 
 
@@ -32,6 +32,8 @@ def rng_for(env_id: str, index: int) -> random.Random:
 
 def np_rng_for(env_id: str, index: int) -> np.random.Generator:
     digest = hashlib.sha256(f"{env_id}\x00{index}".encode()).digest()
+    import numpy as np  # on first use: registering and listing environments need no numpy
+
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest[:16], "big")))
 
 

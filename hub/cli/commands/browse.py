@@ -4,7 +4,9 @@ installed plugins offer."""
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
+import sys
 import typing
 
 from ...core.errors import EXIT_FAILED, EXIT_OK, UserError
@@ -12,12 +14,57 @@ from ...plugins.hookspecs import hookimpl
 from ..common import add_select, add_verb, catalog, emit, examples, selected, table
 
 
-def cmd_list(args: argparse.Namespace) -> int:
-    cat = catalog(args)
-    envs = cat.select(selected(args))
-    rows = [{"id": e.id, "domain": e.domain, "verifier": e.identity.name, "weight": round(e.weight, 6),
+def _list_rows(envs) -> list[dict]:
+    return [{"id": e.id, "domain": e.domain, "verifier": e.identity.name, "weight": round(e.weight, 6),
              "tags": list(e.tags), "max_turns": e.max_turns, "profile": e.profile.name,
-             "distribution": e.spec.distribution} for e in envs]
+             "distribution": e.spec.distribution, "description": e.spec.description} for e in envs]
+
+
+def _indexed_rows(args: argparse.Namespace) -> tuple[list[dict], str | None, object] | None:
+    """Every environment's row, with the registry note to print (an index hit) or the catalog that
+    printed it (a miss: the full load, which writes the index); None: not the program itself, or
+    the index is off."""
+    from .. import index
+
+    if not index.active:
+        return None
+    hit = index.lookup("list", args.registry)
+    if hit is not None:
+        return hit["rows"], hit["note"], None
+    index.watch()
+    cat = catalog(args)
+    rows, note = _list_rows(cat.select(None)), f"rlhub: registry: {cat.registry.name}"
+    if not cat.plugins.failures:  # a broken plugin's warning shows on every run
+        index.store("list", {"note": note, "rows": rows},
+                    extra=[*cat.registry.files, *_dataset_paths(cat.registry), "registry.yaml"],
+                    extra_key=args.registry)
+    index.pause()
+    return rows, None, cat
+
+
+def _dataset_paths(registry) -> list:
+    """The local files and folders of the registry's `dataset:` entries (resolution checks they exist)."""
+    from ...assets import is_url
+
+    found = []
+    for i, entry in enumerate(registry.data.environments):
+        for field in ("path", "assets"):
+            value = getattr(entry.dataset, field, None) if entry.dataset is not None else None
+            if value is not None and not is_url(value):
+                found.append(registry.resolve_path(value, i))
+    return found
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    pattern, rows, cat = selected(args), None, None
+    indexed = _indexed_rows(args)
+    if indexed is not None:
+        all_rows, note, cat = indexed
+        rows = [r for r in all_rows if not pattern or fnmatch.fnmatchcase(r["id"], pattern)]
+        if rows and note:
+            print(note, file=sys.stderr)
+    if not rows:  # nothing matched: the catalog says why (or the index is not in use)
+        rows = _list_rows((cat or catalog(args)).select(pattern))
     emit(args, rows, lambda: table(
         [[r["id"], r["domain"], r["verifier"], f"{r['weight']:.4g}", ",".join(r["tags"])] for r in rows],
         ["ID", "DOMAIN", "VERIFIER", "WEIGHT", "TAGS"]) + f"\n{len(rows)} environments")

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -39,6 +38,7 @@ def _no_verdict_check(rows: list[dict], limit: float) -> str | None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    import asyncio
     import sys
 
     from ..common import catalog, output_path

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-import numpy as np
 
 # Items are separated by ";", new lines / bullets, "and", or a comma followed by a space (so
 # "1,234" stays one number).
@@ -39,6 +38,8 @@ def aligned_matches(pred: list[str], gold: list, similarity: Callable[[str, obje
     """The total similarity of the best one-to-one alignment of `pred` to `gold` items."""
     if not pred or not gold:
         return 0.0
+    import numpy as np  # imported on use, as scipy: registering the verifier stays cheap
+
     sim = np.array([[similarity(p, g) for g in gold] for p in pred], dtype=float)
     from scipy.optimize import linear_sum_assignment  # imported on use: costs ~0.3 s
 
