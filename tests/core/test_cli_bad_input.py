@@ -84,6 +84,10 @@ CASES = [
     (["assets", "pull"], 2, "nothing to pull"),
     (["assets", "pull", "https://mirror.example/x.bin"], 2, "is not pinned: write it as URL#sha256=HEX"),
     (["assets", "ls", "--registry", "{m}"], 2, "no such registry file"),
+    (["swe"], 2, "the following arguments are required: ACTION"),
+    (["swe", "build", "{m}", "--out", "{d}"], 2, "expected a directory, a source tarball (.tar.gz), or pypi:NAME==VERSION"),
+    (["swe", "build", "pypi:nothing==", "--out", "{d}"], 2, "expected a directory, a source tarball"),
+    (["swe", "build", "{e}"], 2, "the following arguments are required: --out"),
     (["eval", "--base-url", DEAD, "--model", "m", "--out", "ftp://h/t.jsonl"], 2, "scheme 'ftp' is not allowed"),
     (["no-such-verb"], 2, "invalid choice 'no-such-verb'"),
 ]
