@@ -9,6 +9,7 @@ sentinel test that must fail; every expected test id must be reported).
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import signal
@@ -61,6 +62,33 @@ def _forget_installed_copies() -> None:
                 del sys.modules[name]
 
 
+class _FromSource(importlib.machinery.SourceFileLoader):
+    """Compiles from the source every time: bytecode the run itself left in __pycache__ is never read."""
+
+    def get_code(self, fullname):
+        return self.source_to_code(self.get_data(self.path), self.path)
+
+
+def _source_only() -> None:
+    """What the repository imports comes from its .py files: a .pyc or an extension module written into
+    the work dir while the tests run (a forger's way past a diff reader) is never imported, and cached
+    bytecode (CPython's and pytest's rewritten tests) goes to a fresh folder of this run's own."""
+    import tempfile
+
+    here = os.getcwd()
+    finder = importlib.machinery.FileFinder.path_hook((_FromSource, importlib.machinery.SOURCE_SUFFIXES))
+
+    def hook(path):
+        full = os.path.abspath(path or here)
+        if full == here or full.startswith(here + os.sep):
+            return finder(full)
+        raise ImportError("not the repository's")  # the next hook (site-packages, the stdlib) takes it
+
+    sys.path_hooks.insert(0, hook)
+    sys.path_importer_cache.clear()
+    sys.pycache_prefix = tempfile.mkdtemp(prefix="pyc-")
+
+
 def run(ids: list[str], timeout_s: float = 60.0) -> dict:
     """{"results": {node id: {"outcome", "message", "call", "duration"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
     ("call": whether a call-phase report came for it; "duration": its phases' seconds together)"""
@@ -80,6 +108,7 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
             if os.path.isdir("src"):  # a src layout: the package lives under src/, as its test config says
                 sys.path.insert(0, os.path.join(os.getcwd(), "src"))
             _forget_installed_copies()
+            _source_only()
             import pytest
 
             pytest.main([*dict.fromkeys(ids), "-q", "--rootdir", os.getcwd(), "-o", "addopts=", *_NO_PLUGINS],

@@ -11,6 +11,10 @@ file, more uses than the base had of:
 - dynamic code and attributes: `exec`, `eval`, `compile`, `__import__`, `globals`, `locals`, `vars`,
   `breakpoint`, `getattr`/`setattr`/`delattr`/`hasattr` with a name that is not a literal, and dunder
   attributes other than the everyday ones (`__class__.__bases__`, `__code__`, `__globals__`...);
+- writing or finding files at run time (`open`, `write_bytes`, `listdir`, `glob`, `walk`, `chmod`,
+  `unlink`, and the decoders that unpack a payload: `base64`, `zlib`, `codecs`...), import machinery
+  (`path_hooks`, `meta_path`, `pycache_prefix`); the harness also imports the repository from source
+  only, so a .pyc written while the tests run is never loaded;
 - a process's way out or its environment: `os._exit`, `os.kill`, `os.abort`, `os.environ`, `os.getenv`,
   `os.fork`, `os.system`;
 - a source encoding other than UTF-8 (`# coding: unicode_escape` hides any name in escapes); the
@@ -39,6 +43,10 @@ WATCHED_NAMES = frozenset({
     "TestCase", "TestReport", "TestResult", "_callTestMethod", "exec", "eval", "compile", "__import__", "globals",
     "locals", "vars", "breakpoint", "_exit", "kill", "killpg", "abort", "environ", "getenv", "fork", "system",
     "settrace", "setprofile", "_getframe",
+    # writing and finding files at run time: bytecode or modules made while the tests run
+    "open", "fdopen", "write_bytes", "write_text", "listdir", "scandir", "glob", "iglob", "walk", "chmod", "utime",
+    "symlink", "unlink", "rmtree", "base64", "binascii", "zlib", "lzma", "bz2", "codecs", "b64decode",
+    "pycache_prefix", "dont_write_bytecode", "path_hooks", "meta_path", "path_importer_cache",
 })
 DYNAMIC = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 EVERYDAY_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__doc__", "__class__", "__module__", "__all__",

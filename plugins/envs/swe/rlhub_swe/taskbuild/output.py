@@ -11,7 +11,8 @@ import subprocess
 
 from .. import patch
 
-IDENTITY = ["-c", "user.name=rlhub swe build", "-c", "user.email=swe-build@rlhub.invalid", "-c", "commit.gpgsign=false"]
+IDENTITY = ["-c", "user.name=rlhub swe build", "-c", "user.email=swe-build@rlhub.invalid", "-c", "commit.gpgsign=false",
+            "-c", "gc.auto=0", "-c", "maintenance.auto=false"]  # no background gc racing the next commit
 
 
 def _git(repo: str, *args: str, input: str | None = None) -> str:
