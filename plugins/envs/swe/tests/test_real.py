@@ -84,7 +84,7 @@ def test_fetch_refuses_what_the_index_serves_when_it_is_not_the_pinned_file(tmp_
     top = pin.sdist.removesuffix(".tar.gz")
     with tarfile.open(index / pin.sdist, "w:gz") as tar:
         for rel, text in {"PKG-INFO": f"Metadata-Version: 2.1\nName: {pin.name}\nVersion: {pin.version}\n",
-                          "setup.py": "from setuptools import setup\nsetup()\n"}.items():
+                          "setup.py": f"from setuptools import setup\nsetup(name={pin.name!r}, version={pin.version!r})\n"}.items():
             info = tarfile.TarInfo(f"{top}/{rel}")
             info.size = len(text)
             tar.addfile(info, io.BytesIO(text.encode()))

@@ -25,6 +25,7 @@ def compact(build_dir: str, release: dict[str, str]) -> list[dict]:
     from datasets import load_dataset
 
     from .. import trees
+    from ..taskbuild.statement import banned_lines, scrub
 
     out = []
     ds = load_dataset("json", data_files=os.path.join(build_dir, "instances.jsonl"), split="train")
@@ -33,8 +34,9 @@ def compact(build_dir: str, release: dict[str, str]) -> list[dict]:
         start = dict(trees._git(os.path.join(build_dir, "repos", row["repo"].replace("/", "__")), row["base_commit"]))
         touched = [c.path for c in patch.parse(row["patch"], max_bytes=64 << 20)]
         bug_patch = patch.make(release, {**release, **{p: start[p] for p in touched}})
-        out.append({"instance_id": row["instance_id"], "statements": {"terse": row["problem_statement_terse"],
-                                                                      "detailed": row["problem_statement"]},
+        banned = banned_lines(bug_patch)
+        out.append({"instance_id": row["instance_id"], "statements": {"terse": scrub(row["problem_statement_terse"], banned),
+                                                                      "detailed": scrub(row["problem_statement"], banned)},
                     "bug_patch": bug_patch, "hidden_modules": hidden,
                     "FAIL_TO_PASS": json.loads(row["FAIL_TO_PASS"]), "PASS_TO_PASS": json.loads(row["PASS_TO_PASS"]),
                     "difficulty": row["difficulty"], "strategies": row["strategies"]})

@@ -183,8 +183,15 @@ def _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox) ->
         instances.append({
             "instance_id": f"{_slug(project.name)}-{project.version}-{i:04d}", "bug_files": cand["files"],
             "hidden_modules": k["hidden_modules"], "f2p": k["f2p"], "p2p": k["p2p"], "strategies": cand["strategies"],
-            "statements": statement.write(pkgs[0], k["f2p"], k["messages"], hidden, bug_patch)})
+            "statements": statement.write(_package_of(cand["files"], pkgs), k["f2p"], k["messages"], hidden, bug_patch)})
     return instances
+
+
+def _package_of(files: dict[str, str], pkgs: list[str]) -> str:
+    """The import name the bug is in (a project may ship several: toolz and tlz)."""
+    path = sorted(files)[0].removeprefix("src/")
+    top = path.split("/", 1)[0].removesuffix(".py")
+    return top if top in pkgs else pkgs[0]
 
 
 def _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures) -> None:

@@ -79,6 +79,9 @@ def write(package: str, f2p: list[str], messages: dict[str, str], hidden: dict[s
     banned = banned_lines(bug_patch)
     first = f2p[0]
     call, error = symptom(messages.get(first, ""))
+    source = test_source(hidden.get(first.split("::", 1)[0], ""), first)
+    if call and (not source or call.strip() not in source):  # a frame of the package's (the report was cut): not shown
+        call = None
     where = _readable(first)
     lines = [f"`{package}` misbehaves: {where}."]
     if call:
@@ -87,7 +90,6 @@ def write(package: str, f2p: list[str], messages: dict[str, str], hidden: dict[s
         lines.append(f"It fails with `{error}`.")
     terse = "\n".join(_clean(lines, banned)) or f"`{package}` misbehaves: {where}."
     body = [f"## `{package}`: {where}", "", "What I did:"]
-    source = test_source(hidden.get(first.split("::", 1)[0], ""), first)
     if source:
         body += ["", "```python", *_clean(source.rstrip("\n").splitlines(), banned), "```"]
     else:
@@ -98,4 +100,16 @@ def write(package: str, f2p: list[str], messages: dict[str, str], hidden: dict[s
         others = [_readable(t) for t in f2p[1:6]]
         more = f" (and {len(f2p) - 6} more)" if len(f2p) > 6 else ""
         body += ["", f"{len(f2p) - 1} other check(s) fail the same way: " + "; ".join(others) + more + "."]
-    return {"terse": terse, "detailed": "\n".join(body)}
+    return {"terse": scrub(terse, banned), "detailed": scrub("\n".join(body), banned)}
+
+
+def scrub(text: str, banned: set[str]) -> str:
+    """`text` without a line that repeats a banned one (a 'What happened' line keeps its heading)."""
+    out = []
+    for line in text.splitlines():
+        if any(b in line for b in banned):
+            if line.startswith("What happened:"):
+                out.append("What happened:")
+            continue
+        out.append(line)
+    return "\n".join(out)
