@@ -10,14 +10,16 @@ its suite runs in the sandbox (3 runs; flaky and slow tests are dropped), candid
 made in its source (SWE-smith's procedural modifiers, cosmic-ray's operators, combinations of
 2-3), and a candidate is kept when >= 1 test fails with it (FAIL_TO_PASS) and >= 1 beside it
 still passes (PASS_TO_PASS), the same on a second run. Statements are written from the
-failures, never from the diff. The project's test dependencies must be importable in rlhub's
-Python (install them first: the sandbox has no network)."""
+failures, never from the diff. The test dependencies the project declares are installed once
+(pip --target, cached by project, version and requirements) and mounted read-only into the
+sandbox, which has no network."""
 
 
 def cmd_build(args) -> int:
     from .taskbuild import Options, build
 
     opts = Options(max_candidates=args.max_candidates, combos=args.combos, seed=args.seed, slug=args.slug,
+                   test_deps=args.test_deps,
                    progress=not args.quiet and sys.stderr.isatty() or args.progress)
     r = build(args.source, args.out, opts)
     why = ", ".join(f"{n} {w}" for w, n in sorted(r.dropped.items(), key=lambda x: -x[1])) or "none"
@@ -71,6 +73,9 @@ def register(subparsers) -> None:
     b.add_argument("--combos", type=int, default=40, metavar="N", help="bugs of 2-3 validated ones to try")
     b.add_argument("--seed", type=int, default=0, help="which candidates are drawn")
     b.add_argument("--slug", help="the environments' namespace (default: the project's name)")
+    b.add_argument("--test-deps", default="auto", metavar="auto|none|REQS",
+                   help="the test dependencies to install for the sandbox: auto (what the project declares: "
+                        "test extras, requirements files, tox deps), none, or requirements, comma-separated")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.add_argument("--progress", action="store_true", help="a progress bar even when stderr is not a terminal")
     f = add_verb(sub, "fetch", cmd_fetch, "fetch the shipped real projects' sdists (pinned by sha256)",

@@ -17,6 +17,7 @@ import sys
 
 from .pipe import read_until
 
+DEPS = "/opt/rlhub-swe-deps"  # taskbuild.deps.MOUNT_POINT
 _NO_PLUGINS = [a for n in ("cacheprovider", "stepwise", "pastebin", "junitxml") for a in ("-p", f"no:{n}")]
 
 
@@ -107,6 +108,8 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
             sys.path.insert(0, os.getcwd())
             if os.path.isdir("src"):  # a src layout: the package lives under src/, as its test config says
                 sys.path.insert(0, os.path.join(os.getcwd(), "src"))
+            if os.path.isdir(DEPS):  # the project's test dependencies (taskbuild.deps), after the tree itself
+                sys.path.insert(2 if os.path.isdir("src") else 1, DEPS)
             _forget_installed_copies()
             _source_only()
             import pytest

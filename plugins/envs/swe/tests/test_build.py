@@ -266,3 +266,52 @@ def test_a_project_without_tests_is_refused_with_the_reason(tmp_path):
 def test_a_source_that_is_nothing_is_refused(tmp_path):
     run = rlhub("swe", "build", str(tmp_path / "missing"), "--out", str(tmp_path / "out"))
     assert run.returncode == 2 and "expected a directory, a source tarball" in run.stderr
+
+
+def wheel(where, name="shophelper", version="1.0", code="def cents(x):\n    return round(x * 100)\n"):
+    """A pure-Python wheel written by hand (the local index holds it: no build backend needed)."""
+    import zipfile
+
+    where.mkdir(parents=True, exist_ok=True)
+    dist = f"{name}-{version}.dist-info"
+    files = {f"{name}/__init__.py": code,
+             f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+             f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: rlhub-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{dist}/RECORD"] = "".join(f"{p},,\n" for p in files) + f"{dist}/RECORD,,\n"
+    with zipfile.ZipFile(where / f"{name}-{version}-py3-none-any.whl", "w") as z:
+        for p, text in files.items():
+            z.writestr(p, text)
+
+
+def test_declared_test_dependencies_are_installed_for_the_sandbox(tmp_path, request):
+    """A project whose tests import a package it declares in its `test` extra: installed once (pip
+    --target, from the local index), mounted read-only into the sandbox, named in the registry's
+    profile, so grading finds it too; with --test-deps none nothing passes and the build says so."""
+    import os
+
+    from hub.testing.fixtures import require_sandbox
+
+    require_sandbox(request)
+    index = tmp_path / "index"
+    wheel(index)
+    files = dict(PROJECT)
+    files["pyproject.toml"] += '\n[project.optional-dependencies]\ntest = ["shophelper==1.0", "pytest>=7"]\n'
+    files["tests/test_cents.py"] = ("from shophelper import cents\n\nfrom shoputil.core import total\n\n\n"
+                                    "def test_total_in_cents():\n    assert cents(total([1.25, 2.5])) == 375\n")
+    files = {k: v for k, v in files.items() if k != "tests/test_lists.py"}
+    path = sdist(tmp_path / "src", files)
+    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(index), "RLHUB_SWE_DEPS": str(tmp_path / "deps")}
+    out = tmp_path / "out"
+    run = rlhub("swe", "build", str(path), "--out", str(out), "--max-candidates", "8", "--combos", "0", "--quiet", env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["test_deps"] == ["shophelper==1.0"] and report["tests_kept"] == 7
+    assert (tmp_path / "deps").is_dir() and any((tmp_path / "deps").glob("shoputil-0.1.0-*/shophelper/__init__.py"))
+    assert "/opt/rlhub-swe-deps" in (out / "registry.yaml").read_text()
+    catalog = hub.load(out / "registry.yaml")
+    label = {"env": "shoputil/swe-v1", "row": 0}
+    assert catalog.verify(label, catalog.task(label).reference).reward == 1.0
+    none = rlhub("swe", "build", str(path), "--out", str(tmp_path / "out2"), "--test-deps", "none", "--quiet", env=env)
+    assert none.returncode == 0 or "no test passes" in none.stderr
+    if none.returncode == 0:  # the tests that import it fail to collect: they are dropped, the rest stand
+        assert json.loads((tmp_path / "out2" / "report.json").read_text())["tests_kept"] < 7

@@ -1,7 +1,8 @@
 """`rlhub swe build SOURCE --out DIR`: validated bug-fix tasks from a real Python project.
 
 The steps (each named in the report, resumable from `DIR/.build/state.json`):
-1. fetch the project (source.py) and find its packages and tests (layout.py);
+1. fetch the project (source.py), find its packages and tests (layout.py), and install the test
+   dependencies it declares where the sandbox can read them (deps.py);
 2. run its suite in the sandbox 3 times; keep the tests that pass on every run in under a second
    (suite.py: flaky and slow ones are named and dropped);
 3. make candidate bugs in its source (bugs.py: SWE-smith's procedural modifiers, cosmic-ray's
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 from hub.core.errors import UserError
 
-from . import bugs, layout, output, source, statement, suite
+from . import bugs, deps, layout, output, source, statement, suite
 
 GRADE_BUDGET_S = 8.0     # the hidden tests of one instance together (the swe profile's 20 s holds them with margin)
 MAX_P2P = 40
@@ -42,6 +43,7 @@ class Options:
     seed: int = 0
     runs: int = 3                    # baseline runs of the suite
     slug: str | None = None          # the environments' namespace (default: the project's name)
+    test_deps: str = "auto"          # auto: what the project declares; none; or requirements, comma-separated
     progress: bool = True
 
 
@@ -108,7 +110,16 @@ def build(src: str, out: str, options: Options | None = None, sandbox=None) -> R
     if not tests:
         raise BuildError(f"{src}: no tests found (test_*.py or *_test.py at the root or under tests/, test/, testing/)")
     sources = layout.source_files(tree, pkgs)
-    fingerprint = hashlib.sha256(json.dumps([sorted(tree.items()), opts.seed], sort_keys=True).encode()).hexdigest()
+    if opts.test_deps == "auto":
+        requirements = deps.declared(tree, project.name)
+    elif opts.test_deps == "none":
+        requirements = []
+    else:
+        requirements = [r.strip() for r in opts.test_deps.split(",") if r.strip()]
+    deps_dir = deps.install(project.name, project.version, requirements)
+    profile = suite.profile_with(deps_dir)
+    fingerprint = hashlib.sha256(json.dumps([sorted(tree.items()), opts.seed, requirements],
+                                            sort_keys=True).encode()).hexdigest()
     state = _State(os.path.join(out, ".build", "state.json"), fingerprint)
     own = sandbox is None
     if own:
@@ -116,7 +127,7 @@ def build(src: str, out: str, options: Options | None = None, sandbox=None) -> R
 
         sandbox = Sandbox()
     try:
-        instances = _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox)
+        instances = _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox, profile)
     finally:
         state.save()
         if own:
@@ -127,11 +138,12 @@ def build(src: str, out: str, options: Options | None = None, sandbox=None) -> R
     shas = output.snapshot(os.path.join(out, "repos", repo_name.replace("/", "__")), tree, instances)
     records = output.rows(project, repo_name, tree, instances, shas)
     output.write_dataset(os.path.join(out, "instances.jsonl"), records)
-    output.write_registry(os.path.join(out, "registry.yaml"), slug, "repos")
+    output.write_registry(os.path.join(out, "registry.yaml"), slug, "repos", deps_dir)
     report.kept = len(records)
     report.seconds = round(time.monotonic() - started, 1)
     with open(os.path.join(out, "report.json"), "w", encoding="utf-8") as f:
         json.dump({**report.__dict__, "source": src, "sha256": project.sha256, "packages": pkgs,
+                   "test_deps": requirements, "deps_dir": deps_dir,
                    "lines": layout.count_lines(tree, sources)}, f, indent=1)
     return report
 
@@ -142,9 +154,9 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "project"
 
 
-def _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox) -> list[dict]:
+def _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox, profile) -> list[dict]:
     if state.data["baseline"] is None:
-        base = suite.baseline(sandbox, tree, tests, opts.runs)
+        base = suite.baseline(sandbox, tree, tests, opts.runs, profile)
         report.sandbox_runs += opts.runs
         state.data["baseline"] = base.__dict__
         state.save()
@@ -155,14 +167,14 @@ def _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox) ->
     if not base.passing:
         why = "; ".join(base.collect_errors[:2]) or "none passed"
         raise BuildError(f"{project.origin}: no test passes on the unchanged project in the sandbox ({why[:400]}); "
-                         "its test dependencies must be importable in rlhub's Python")
+                         "name its test dependencies with --test-deps if it does not declare them")
     modules = sorted({t.split("::", 1)[0] for t in base.passing})
     singles = bugs.candidates(tree, sources, opts.seed, opts.max_candidates)
     kept: list[dict] = []
     signatures: set[tuple[str, ...]] = set()
     bar = _progress(len(singles), opts.progress, f"{project.name}: single bugs")
     for cand in singles:
-        _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures)
+        _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures, profile)
         bar.update(1)
         bar.set_postfix(kept=len(kept), dropped=sum(report.dropped.values()))
     bar.close()
@@ -170,7 +182,7 @@ def _build(project, tree, tests, sources, pkgs, opts, state, report, sandbox) ->
                           opts.seed, opts.combos)
     bar = _progress(len(combos), opts.progress, f"{project.name}: combined bugs")
     for cand in combos:
-        _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures)
+        _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures, profile)
         bar.update(1)
         bar.set_postfix(kept=len(kept), dropped=sum(report.dropped.values()))
     bar.close()
@@ -194,11 +206,11 @@ def _package_of(files: dict[str, str], pkgs: list[str]) -> str:
     return top if top in pkgs else pkgs[0]
 
 
-def _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures) -> None:
+def _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, signatures, profile) -> None:
     key = _key(cand)
     verdict = state.data["verdicts"].get(key)
     if verdict is None:
-        verdict = _validate(cand, tree, base, modules, sandbox, report)
+        verdict = _validate(cand, tree, base, modules, sandbox, report, profile)
         state.data["verdicts"][key] = verdict
         if len(state.data["verdicts"]) % 10 == 0:
             state.save()
@@ -213,9 +225,9 @@ def _consider(cand, tree, base, modules, pkgs, state, report, sandbox, kept, sig
     kept.append({**verdict, "candidate": cand})
 
 
-def _validate(cand, tree, base, modules, sandbox, report) -> dict:
+def _validate(cand, tree, base, modules, sandbox, report, profile) -> dict:
     buggy = {**tree, **cand["files"]}
-    first = suite.run_once(sandbox, buggy, modules)
+    first = suite.run_once(sandbox, buggy, modules, profile)
     report.sandbox_runs += 1
     if first.get("collect_errors"):
         return {"dropped": "a test module no longer imports (collection error)"}
@@ -230,7 +242,7 @@ def _validate(cand, tree, base, modules, sandbox, report) -> dict:
         return {"dropped": "no PASS_TO_PASS test beside the failing ones"}
     if sum(base.durations.get(t, 0.0) for t in f2p + p2p) > GRADE_BUDGET_S:
         return {"dropped": f"its hidden tests take over {GRADE_BUDGET_S:.0f} s"}
-    again = suite.run_once(sandbox, buggy, f2p + p2p)  # exactly what grading runs
+    again = suite.run_once(sandbox, buggy, f2p + p2p, profile)  # exactly what grading runs
     report.sandbox_runs += 1
     if sorted(suite.failing(again, f2p + p2p)) != sorted(f2p):
         return {"dropped": "the failing tests differ between runs"}

@@ -51,7 +51,8 @@ def snapshot(repo: str, base: dict[str, str], instances: list[dict]) -> dict[str
         _git(repo, "tag", "-f", inst["instance_id"])
         shas[inst["instance_id"]] = _git(repo, "rev-parse", "HEAD")
     _git(repo, "checkout", "-q", "release")
-    _git(repo, "branch", "-q", "-D", "work")
+    if instances:
+        _git(repo, "branch", "-q", "-D", "work")
     return shas
 
 
@@ -87,22 +88,30 @@ def write_dataset(path: str, records: list[dict]) -> None:
     Dataset.from_list(records).to_json(path, lines=True, force_ascii=False)
 
 
-def write_registry(path: str, slug: str, repo_dir: str) -> None:
+def write_registry(path: str, slug: str, repo_dir: str, deps_dir: str | None = None) -> None:
+    from .deps import MOUNT_POINT
+
+    profile = (f"""profiles:
+  swe-{slug}:                 # the swe profile with the project's test dependencies (installed at build time)
+    extends: swe
+    mounts: [{{src: {json.dumps(deps_dir)}, dst: {MOUNT_POINT}}}]
+""" if deps_dir else "")
+    use = f"    profile: swe-{slug}\n" if deps_dir else ""
     text = f"""# Built by `rlhub swe build`: `rlhub check --registry {os.path.basename(path)}` checks every instance,
 # `rlhub list --registry {os.path.basename(path)}` shows the two environments (a detailed and a terse report).
 version: 1
-environments:
+{profile}environments:
   - dataset:
       id: {slug}/swe-v1
       path: instances.jsonl
       preset: swebench
       assets: {repo_dir}
-  - dataset:
+{use}  - dataset:
       id: {slug}/swe-terse-v1
       path: instances.jsonl
       preset: swebench
       assets: {repo_dir}
       columns: {{prompt: problem_statement_terse}}
-"""
+{use}"""
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)

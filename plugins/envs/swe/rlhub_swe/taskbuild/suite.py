@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hub.sandbox.profile import Profile
+from hub.sandbox.profile import Mount, Profile
 
 from ..inprocess import HARNESS
 from ..plugin import SWE_PROFILE
@@ -15,6 +15,15 @@ from ..plugin import SWE_PROFILE
 BUILD_PROFILE: Profile = SWE_PROFILE.merged(name="swe-build", wall_timeout_s=120.0, cpu_s=120, memory_mb=2048,
                                             tmpfs_mb=256)
 SLOW_S = 1.0          # a test slower than this on any run is dropped (a task's grading stays within seconds)
+
+
+def profile_with(deps_dir: str | None, base: Profile = BUILD_PROFILE) -> Profile:
+    """`base` with the project's test dependencies mounted read-only where the harness looks."""
+    if not deps_dir:
+        return base
+    from .deps import MOUNT_POINT
+
+    return base.merged(mounts=(*base.mounts, Mount(src=deps_dir, dst=MOUNT_POINT)))
 
 
 class SuiteError(RuntimeError):
@@ -52,8 +61,9 @@ def usable_id(node: str) -> bool:
     return node.isascii() and node.isprintable() and " " not in node and "::" in node and len(node) < 300
 
 
-def baseline(sandbox, tree: dict[str, str], test_files: list[str], runs: int = 3) -> Suite:
-    reports = [run_once(sandbox, tree, test_files) for _ in range(runs)]
+def baseline(sandbox, tree: dict[str, str], test_files: list[str], runs: int = 3,
+             profile: Profile = BUILD_PROFILE) -> Suite:
+    reports = [run_once(sandbox, tree, test_files, profile) for _ in range(runs)]
     ids = sorted({n for r in reports for n in r["results"]})
     suite = Suite([], {}, collect_errors=list(reports[0].get("collect_errors") or []),
                   timed_out=any(r.get("status") == "timeout" for r in reports))
