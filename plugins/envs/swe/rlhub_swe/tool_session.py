@@ -240,8 +240,7 @@ class SweToolEnvironment(SweEnvironment):
             return [], []
         calls, b = self._calls(task)
         submit, per = ToolCall("submit", {}), SweToolEpisode.max_calls_per_turn
-        plays = {"tools_submit_unchanged": ("submit at once: the repository as it was handed out", [[submit]]),
-                 "tools_call_after_submit": ("submit, then the fix in the same turn: not run", [[submit, *calls[:per - 1]]])}
+        plays = submit_plays(calls)
         p = self._params_of(task)
         runs_tests = p.task == "tests" or self.text_twin == f"swe/{p.project}-bug-{_first_bug_class(p.project)}-session-v1"
         if runs_tests:
@@ -258,11 +257,23 @@ class SweToolEnvironment(SweEnvironment):
                     [[ToolCall("run", {"command": f"rm -f {q}; mkfifo {q}"}), ToolCall("view", {"path": path}),
                       *[c for c in calls if c.arguments.get("path") == path][:1],
                       ToolCall("create", {"path": path, "content": b.target_files[path]}), submit]])
-        wrong = []
-        for kind, (note, turns) in plays.items():
-            texts = tuple(render(t, DEFAULT_FORMAT) for t in turns)
-            wrong.append(Variant(kind, texts[0], note=note, max_reward=0.0, turns=texts))
-        return wrong, []
+        return played(plays), []
+
+
+def submit_plays(calls: list[ToolCall]) -> dict[str, tuple[str, list[list[ToolCall]]]]:
+    """The wrong plays every repository tool session shares: submit at once, and the fix after submit."""
+    submit, per = ToolCall("submit", {}), SweToolEpisode.max_calls_per_turn
+    return {"tools_submit_unchanged": ("submit at once: the repository as it was handed out", [[submit]]),
+            "tools_call_after_submit": ("submit, then the fix in the same turn: not run", [[submit, *calls[:per - 1]]])}
+
+
+def played(plays: dict[str, tuple[str, list[list[ToolCall]]]]) -> list[Variant]:
+    """Each play as a wrong answer worth 0, its turns rendered in the default tool-call format."""
+    out = []
+    for kind, (note, turns) in plays.items():
+        texts = tuple(render(t, DEFAULT_FORMAT) for t in turns)
+        out.append(Variant(kind, texts[0], note=note, max_reward=0.0, turns=texts))
+    return out
 
 
 def _first_bug_class(project: str) -> str:

@@ -44,7 +44,7 @@ def compact(build_dir: str, release: dict[str, str]) -> list[dict]:
 
 
 def ship(build_dir: str, slug: str, package: str, sandbox=None) -> dict:
-    from . import Pin, cache_dir, pins, rows, instance, _release
+    from . import Pin, _release, cache_dir, instance, pins, rows
 
     with open(os.path.join(build_dir, "report.json"), encoding="utf-8") as f:
         report = json.load(f)
@@ -72,7 +72,8 @@ def ship(build_dir: str, slug: str, package: str, sandbox=None) -> dict:
     _write(path, kept)
     projects[slug]["instances"] = len(kept)
     _write_projects(projects)
-    pins.cache_clear(), rows.cache_clear(), instance.cache_clear()
+    for fn in (pins, rows, instance):
+        fn.cache_clear()
     return {"slug": slug, "instances": len(kept), "dropped": dropped}
 
 
@@ -93,7 +94,8 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
     """Gold 1.0 and empty 0 on the shipped form; the fix's failing one-hunk omissions recorded."""
     import hub
 
-    from .envs import _hunks
+    from . import instance
+    from .envs import _hunks, _without_hunk
 
     from hub.plugins.manager import installed
 
@@ -101,8 +103,6 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
     catalog = hub.load(None)
     env = f"swe/real-{slug}-diff-v1"
     kept, dropped = [], []
-    from . import instance
-
     for i, row in enumerate(data):
         task = catalog.task({"env": env, "seed": i})
         gold = catalog.verify({"env": env, "seed": i}, task.reference)
@@ -115,8 +115,6 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
         n = sum(len(_hunks(inst.start[p], inst.fixed[p])) for p in inst.fixed if inst.fixed[p] != inst.start[p])
         row["wrong_hunks"] = []
         if n > 1:
-            from .envs import _without_hunk
-
             for h in range(n):
                 v = catalog.verify({"env": env, "seed": i}, patch.fenced(_without_hunk(inst, h)))
                 if not v.passed:

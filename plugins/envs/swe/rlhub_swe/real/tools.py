@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from hub import Variant
-from hub.tools import ToolCall
-from hub.tools.formats import DEFAULT_FORMAT, render
-
 from .. import prompts
 from ..envs import SESSION_TURNS
-from ..tool_session import SweToolEnvironment, SweToolEpisode, reference_calls
+from ..tool_session import SweToolEnvironment, SweToolEpisode, played, reference_calls, submit_plays
 from . import instance
 
 
@@ -31,11 +27,4 @@ class RealToolEnvironment(SweToolEnvironment):
         if task.label.seed != 0 or task.label.index != 0:
             return [], []
         calls, _ = self._calls(task)
-        submit, per = ToolCall("submit", {}), SweToolEpisode.max_calls_per_turn
-        plays = {"tools_submit_unchanged": ("submit at once: the repository as it was handed out", [[submit]]),
-                 "tools_call_after_submit": ("submit, then the fix in the same turn: not run", [[submit, *calls[:per - 1]]])}
-        wrong = []
-        for kind, (note, turns) in plays.items():
-            texts = tuple(render(t, DEFAULT_FORMAT) for t in turns)
-            wrong.append(Variant(kind, texts[0], note=note, max_reward=0.0, turns=texts))
-        return wrong, []
+        return played(submit_plays(calls)), []

@@ -26,10 +26,6 @@ def banned_lines(bug_patch: str) -> set[str]:
     return out
 
 
-def _clean(lines: list[str], banned: set[str]) -> list[str]:
-    return [ln for ln in lines if not any(b in ln for b in banned)]
-
-
 def _readable(test_id: str) -> str:
     """'tests/test_lru.py::LRUCacheTest::test_expire' -> 'LRUCacheTest: expire'."""
     parts = test_id.split("::")[1:]
@@ -88,18 +84,19 @@ def write(package: str, f2p: list[str], messages: dict[str, str], hidden: dict[s
         lines.append(f"`{call}` fails with `{error}`.")
     else:
         lines.append(f"It fails with `{error}`.")
-    terse = "\n".join(_clean(lines, banned)) or f"`{package}` misbehaves: {where}."
+    terse = "\n".join(lines)
     body = [f"## `{package}`: {where}", "", "What I did:"]
     if source:
-        body += ["", "```python", *_clean(source.rstrip("\n").splitlines(), banned), "```"]
+        body += ["", "```python", *source.rstrip("\n").splitlines(), "```"]
     else:
         body += ["", f"ran the check `{first}`"]
     body += ["", "What I expected: the check above passes, as it did before.", "",
-             "What happened:" + (f" `{call}` raised" if call else ""), "", "```", *_clean([error], banned), "```"]
+             "What happened:" + (f" `{call}` raised" if call else ""), "", "```", error, "```"]
     if len(f2p) > 1:
         others = [_readable(t) for t in f2p[1:6]]
         more = f" (and {len(f2p) - 6} more)" if len(f2p) > 6 else ""
         body += ["", f"{len(f2p) - 1} other check(s) fail the same way: " + "; ".join(others) + more + "."]
+    # every line that repeats a changed one goes, whichever part wrote it
     return {"terse": scrub(terse, banned), "detailed": scrub("\n".join(body), banned)}
 
 
