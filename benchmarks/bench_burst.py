@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import re
 import signal
 import socket
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 import aiohttp
+from hub.testing.retries import CountTries
 
 SYNTHETIC = "hub.serve.synthetic"
 SHORT, LONG = "synthetic/fast-v1", "synthetic/slow-v1"
@@ -54,17 +54,6 @@ def metric_sum(text: str, name: str, **labels: str) -> float:
             if all(got.get(k) == v for k, v in labels.items()):
                 total += float(m.group(3))
     return total
-
-
-class CountTries(logging.Handler):
-    """OpenRLHF's client logs each failed try before it sleeps 1 s and tries again."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.failed = 0
-
-    def emit(self, record) -> None:
-        self.failed += "error" in record.getMessage()
 
 
 class Load:

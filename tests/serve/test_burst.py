@@ -22,6 +22,7 @@ from .helpers import batch, metric, post, queue_state, wait_for
 
 pytest.importorskip("openrlhf.utils.agent")
 from openrlhf.utils.agent import SingleTurnAgentExecutor
+from hub.testing.retries import CountTries
 
 FAST, MEDIUM, SLOW = "synthetic/fast-v1", "synthetic/medium-v1", "synthetic/slow-v1"
 
@@ -36,17 +37,6 @@ class RecordingBackend(LocalBackend):
     async def run(self, item):
         self.started.append(item)
         return await super().run(item)
-
-
-class CountTries(logging.Handler):
-    """OpenRLHF's client logs each failed try ("Request error ...") before it sleeps 1 s and retries."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.failed = 0
-
-    def emit(self, record) -> None:
-        self.failed += "error" in record.getMessage()
 
 
 def test_a_burst_is_shaved_by_503_and_retries_nothing_lost_nothing_graded_twice(serve):
