@@ -93,7 +93,12 @@ class Board:
         for row in rows:
             failed = f", {row['failed']} failed" if row["failed"] else ""
             lines.append(f"{row['seconds']:9.2f}s  {row['env']}  ({row['checks']} checks{failed})")
-        if rows:  # the whole registry pass, so its growth shows at every run
+        if rows:  # the whole registry pass, so its growth shows at every run, and which domain it came from
+            domains: dict[str, list[float]] = {}
+            for env, s in self.seconds.items():
+                domains.setdefault(env.split("/")[0], []).append(s)
+            lines.append("  by domain: " + ", ".join(f"{d} {sum(v):.0f}s over {len(v)}" for d, v in
+                                                   sorted(domains.items(), key=lambda kv: -sum(kv[1]))))
             lines.append(f"{sum(self.seconds.values()):9.2f}s  total over {len(self.seconds)} environments "
                          f"({sum(self.checks.values())} checks)")
         return lines

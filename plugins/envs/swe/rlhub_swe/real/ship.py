@@ -102,15 +102,19 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
     installed.cache_clear()  # the plugins registered before this project's data was written
     catalog = hub.load(None)
     env = f"swe/real-{slug}-diff-v1"
+    from tqdm import tqdm
+
     kept, dropped = [], []
+    bar = tqdm(total=len(data), desc=f"ship: {slug}, gold graded again", unit="instance", file=sys.stderr)
     for i, row in enumerate(data):
+        bar.update(1)
         task = catalog.task({"env": env, "seed": i})
         gold = catalog.verify({"env": env, "seed": i}, task.reference)
         inst = instance(slug, i)
         # (an answer that changes nothing was graded at build time: its FAIL_TO_PASS tests failed twice)
         if gold.reward != 1.0:
             dropped.append(f"{row['instance_id']}: gold {gold.reward} ({gold.details.get('reason') or gold.error})")
-            print(f"ship: dropped {dropped[-1]}", file=sys.stderr)
+            bar.write(f"ship: dropped {dropped[-1]}", file=sys.stderr)
             continue
         n = sum(len(_hunks(inst.start[p], inst.fixed[p])) for p in inst.fixed if inst.fixed[p] != inst.start[p])
         row["wrong_hunks"] = []
@@ -120,5 +124,5 @@ def _regrade(slug: str, data: list[dict], sandbox) -> tuple[list[dict], list[str
                 if not v.passed:
                     row["wrong_hunks"].append(h)
         kept.append(row)
-        print(f"ship: {slug} {i + 1}/{len(data)} ok", file=sys.stderr, end="\r")
+    bar.close()
     return kept, dropped
