@@ -7,7 +7,10 @@ from __future__ import annotations
 import builtins
 import functools
 import importlib.resources
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
 import types
 from importlib.resources.abc import Traversable
 
