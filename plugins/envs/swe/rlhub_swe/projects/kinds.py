@@ -7,6 +7,7 @@ from __future__ import annotations
 import builtins
 import functools
 import importlib.resources
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the same parser, as a package

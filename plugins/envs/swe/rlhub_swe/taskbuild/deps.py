@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the same parser, as a package
@@ -97,7 +98,7 @@ def install(project: str, version: str, requirements: list[str]) -> str | None:
     tmp = target + ".part"
     shutil.rmtree(tmp, ignore_errors=True)
     run = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile",
-                          "--target", tmp, *requirements], capture_output=True, text=True, timeout=1800)
+                          "--target", tmp, *requirements], capture_output=True, text=True, timeout=1800, check=False)
     if run.returncode:
         shutil.rmtree(tmp, ignore_errors=True)
         last = (run.stderr.strip().splitlines() or ["(no message)"])[-1]
