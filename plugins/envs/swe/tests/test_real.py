@@ -24,6 +24,9 @@ def test_every_pin_names_a_release_and_its_rows():
     for pin in PINS:
         assert len(pin.sha256) == 64 and pin.sdist.endswith((".tar.gz", ".zip")) and pin.version in pin.sdist
         assert len(real.rows(pin.slug)) == pin.instances > 0
+    # what the default registry promises: six or more projects from about 1k to 30k+ lines, 400+ instances
+    assert len(PINS) >= 6 and sum(p.instances for p in PINS) >= 400
+    assert min(p.lines for p in PINS) <= 2_000 and max(p.lines for p in PINS) >= 30_000
 
 
 @pytest.mark.parametrize("slug", [p.slug for p in PINS])
