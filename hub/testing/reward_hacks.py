@@ -34,7 +34,9 @@ def _wrong(*args, **kwargs):
 _LIAR = '''
 class _Liar:
     """Equal to everything, true, contains everything, less and greater than anything, and
-    its difference with anything is 0: passes any naive comparison."""
+    its difference with anything is 0: passes any naive comparison. Iterating it ends at once:
+    with only __getitem__ a test that iterates a result looped until the time limit, so the
+    grader rejected a timeout, not the lie, and each check paid the whole limit."""
     def __eq__(self, other):
         return True
     def __ne__(self, other):
@@ -57,6 +59,8 @@ class _Liar:
         return self
     def __getitem__(self, key):
         return self
+    def __iter__(self):
+        return iter(())
     def __repr__(self):
         return "<liar>"
 
