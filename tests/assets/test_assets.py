@@ -157,6 +157,25 @@ def test_a_missing_bucket_is_one_error_and_pull_exits_2(s3, cache_dir, capsys):
     assert leftovers(cache_dir) == []
 
 
+def test_access_denied_is_one_error_naming_the_asset_and_leaves_nothing(s3, cache_dir, capsys, monkeypatch):
+    """The same server with its authentication on (moto checks every request's key against its IAM,
+    as AWS does): our key is unknown there, so S3 answers 403 to the read and to the write."""
+    import moto.settings
+
+    s3.pipe("rlhub-assets/private.bin", BODY)  # written while the server still lets anyone in
+    monkeypatch.setattr(moto.settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0)
+    s3.invalidate_cache()
+    url = f"s3://rlhub-assets/private.bin#sha256={SHA}"
+    with pytest.raises(AssetError) as err:
+        AssetCache().path(AssetRef.parse(url))
+    assert str(err.value).startswith("asset s3://rlhub-assets/private.bin: access denied"), err.value
+    assert main(["assets", "pull", url]) == 2
+    assert "access denied" in capsys.readouterr().err
+    assert main(["assets", "push", __file__, "s3://rlhub-assets/denied"]) == 2
+    assert "access denied" in capsys.readouterr().err
+    assert leftovers(cache_dir) == []
+
+
 def test_a_cut_download_is_an_error_and_no_partial_file_is_kept(web, cache_dir):
     port = web.server_address[1]
     with pytest.raises(AssetError, match="nothing was kept"):

@@ -90,9 +90,15 @@ def _source_only() -> None:
     sys.pycache_prefix = tempfile.mkdtemp(prefix="pyc-")
 
 
-def run(ids: list[str], timeout_s: float = 60.0) -> dict:
+def run(ids: list[str], timeout_s: float = 60.0, tb: str = "native") -> dict:
     """{"results": {node id: {"outcome", "message", "call", "duration"}}, "collect_errors": [...], "status": "done"|"timeout"|"ended"}
-    ("call": whether a call-phase report came for it; "duration": its phases' seconds together)"""
+    ("call": whether a call-phase report came for it; "duration": its phases' seconds together)
+
+    `tb`: pytest's traceback style for failure messages. Grading uses "native": pytest's own
+    styles find each frame's statement range by parsing its whole module, which made a wrong
+    answer failing 252 sqlparse tests take 14 s instead of 1.4 s (near the time limit, so its
+    verdict depended on the machine's load). A build asks for "auto": its statements are written
+    from the `>` and `E` lines."""
     from rlhub_unittest.stand_in import not_dumpable
 
     not_dumpable()
@@ -114,7 +120,7 @@ def run(ids: list[str], timeout_s: float = 60.0) -> dict:
             _source_only()
             import pytest
 
-            pytest.main([*dict.fromkeys(ids), "-q", "--rootdir", os.getcwd(), "-o", "addopts=", *_NO_PLUGINS],
+            pytest.main([*dict.fromkeys(ids), "-q", "--rootdir", os.getcwd(), "-o", "addopts=", f"--tb={tb}", *_NO_PLUGINS],
                         plugins=[_Reporter(write_fd)])
         finally:
             os._exit(0)

@@ -108,3 +108,25 @@ def test_a_broken_row_is_named_by_line_and_field():
         real.parse_rows(good + "\n" + good.replace('["t.py::b"]', "[]") + "\n", "f.jsonl")
     with pytest.raises(ValueError, match="line 1: not JSON"):
         real.parse_rows("{oops\n", "f.jsonl")
+
+
+REDTEAM = os.path.join(os.path.dirname(__file__), "redteam")
+
+
+@pytest.mark.parametrize("name, env, reward", [
+    ("sqlparse-0-tests-package-init", "swe/real-sqlparse-diff-v1", 0.0),
+    ("docutils-0-tests-package-init", "swe/real-docutils-diff-v1", 0.0),
+    ("sqlparse-0-genuine", "swe/real-sqlparse-diff-v1", 1.0),
+])
+def test_the_red_teams_fix_from_the_tests_own_package_earns_nothing(name, env, reward):
+    """The red team's answers (given the README only): each edits only an existing test package's
+    `__init__.py`, which patches the package when the tests import it, and the package keeps its
+    bug. Both earned 1.0 while only the hidden modules were protected; every file in the hidden
+    modules' test folders is the tests' own now. The genuine one-line fix still earns 1.0."""
+    cat = hub.load(None)
+    with open(os.path.join(REDTEAM, name + ".diff.md"), encoding="utf-8") as f:
+        verdict = cat.verify({"env": env, "seed": 0}, f.read())
+    assert verdict.reward == reward, verdict.details
+    if reward == 0.0:
+        assert verdict.details["ignored_edits"] and all(p.startswith(("tests/", "test/")) for p in verdict.details["ignored_edits"])
+        assert "changes nothing once edits to tests" in verdict.details["reason"]

@@ -48,7 +48,7 @@ class RealFamily(Family[RealParams]):
         inst = instance(p.project, p.row)
         return SweHidden(base={"real": {"project": p.project, "row": p.row}}, runner="in_process", tests=inst.test_patch,
                          fail_to_pass=list(inst.row["FAIL_TO_PASS"]), pass_to_pass=list(inst.row["PASS_TO_PASS"]),
-                         protected=list(inst.row["hidden_modules"]))
+                         protected=[*inst.row["hidden_modules"], *(f"{root}/*" for root in _test_roots(inst.row["hidden_modules"]))])
 
     def reference(self, p: RealParams, kind: str) -> str:
         return patch.fenced(instance(p.project, p.row).gold_patch)
@@ -82,6 +82,20 @@ class RealFamily(Family[RealParams]):
         row = instance(p.project, p.row).row
         return {"project": self.pin.name, "version": self.pin.version, "instance_id": row["instance_id"], "mode": kind,
                 "difficulty": row.get("difficulty", {}), "strategies": row.get("strategies", [])}
+
+
+def _test_roots(hidden_modules: list[str]) -> list[str]:
+    """The test folders the hidden modules live in (`tests`, `test`, `toolz/tests`): every file in
+    them is the tests' own. An edit to one (a test package's `__init__.py` that patches the package
+    when the tests import it) would pass the tests while the package keeps its bug: put back."""
+    roots = set()
+    for path in hidden_modules:
+        parts = path.split("/")[:-1]
+        for i, part in enumerate(parts):
+            if part.startswith("test"):
+                roots.add("/".join(parts[:i + 1]))
+                break
+    return sorted(roots)
 
 
 def _bug_files(inst) -> list[str]:

@@ -42,7 +42,8 @@ class Suite:
 def run_once(sandbox, tree: dict[str, str], targets: list[str], profile: Profile = BUILD_PROFILE) -> dict:
     """The harness's report for `targets` (test files or node ids) on `tree`."""
     result = sandbox.call(profile, HARNESS, files=tree,
-                          args={"ids": list(targets), "timeout_s": max(1.0, profile.wall_timeout_s * 0.9 - 1.0)})
+                          args={"ids": list(targets), "timeout_s": max(1.0, profile.wall_timeout_s * 0.9 - 1.0),
+                                "tb": "auto"})  # statements are written from its > and E lines
     if result.infra_error:
         raise SuiteError(f"the sandbox failed: {result.infra_error}")
     report = result.value if isinstance(result.value, dict) else None
