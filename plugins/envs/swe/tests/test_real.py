@@ -130,3 +130,20 @@ def test_the_red_teams_fix_from_the_tests_own_package_earns_nothing(name, env, r
     if reward == 0.0:
         assert verdict.details["ignored_edits"] and all(p.startswith(("tests/", "test/")) for p in verdict.details["ignored_edits"])
         assert "changes nothing once edits to tests" in verdict.details["reason"]
+
+
+GATES = sorted(f.removesuffix(".diff.md") for f in os.listdir(REDTEAM) if f.endswith("-gate.diff.md"))
+
+
+@pytest.mark.parametrize("name", GATES)
+def test_the_red_teams_fixes_that_are_on_only_where_graded_earn_nothing(name):
+    """The red team's fixes that switch themselves on only on the grading machine: its host name,
+    working directory, the module's own path, the open-files limit, the stack's remaining depth.
+    Each earned 1.0 (a user of the package still had the bug); in-process grading runs the tests
+    once, so it refuses the shapes these need before any test runs."""
+    slug = name.split("-")[0]
+    cat = hub.load(None)
+    with open(os.path.join(REDTEAM, name + ".diff.md"), encoding="utf-8") as f:
+        verdict = cat.verify({"env": f"swe/real-{slug}-diff-v1", "seed": 0}, f.read())
+    assert verdict.reward == 0.0 and verdict.details.get("refused") == "runner_access", verdict.details
+    assert "the grading machine's identity" in verdict.details["reason"]
