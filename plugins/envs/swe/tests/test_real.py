@@ -147,3 +147,13 @@ def test_the_red_teams_fixes_that_are_on_only_where_graded_earn_nothing(name):
         verdict = cat.verify({"env": f"swe/real-{slug}-diff-v1", "seed": 0}, f.read())
     assert verdict.reward == 0.0 and verdict.details.get("refused") == "runner_access", verdict.details
     assert "the grading machine's identity" in verdict.details["reason"]
+
+
+def test_a_partial_fix_earns_nothing_as_swe_bench_resolves():
+    """The red team's no-op stub of docutils' missing `StringList.pad_double_width`: 6 of its 7
+    FAIL_TO_PASS tests pass, and wide-character tables stay wrong. Under `reward: fraction` it
+    earned 0.857; the real tasks are graded all or nothing."""
+    cat = hub.load(None)
+    with open(os.path.join(REDTEAM, "docutils-0-stub.diff.md"), encoding="utf-8") as f:
+        verdict = cat.verify({"env": "swe/real-docutils-diff-v1", "seed": 0}, f.read())
+    assert verdict.details["fail_to_pass"] == "6/7" and verdict.reward == 0.0 and not verdict.passed

@@ -137,14 +137,17 @@ def register_all(register) -> list[str]:
     for pin in pins().values():
         fam = RealFamily(pin)
         tags = ("swe", "code", "python", "real", "bug")
+        # graded as SWE-bench resolves: 1 only when every FAIL_TO_PASS and PASS_TO_PASS test passes. Under
+        # `fraction` a no-op stub of the missing method passed 6 of docutils' 7 failing tests (0.857).
+        resolved = {"verifier_config": {"reward": "all_or_nothing"}}
         ids += register_families(register, [fam], domain="swe", verifier="swe_tests", kinds=["diff"],
-                                 environment=RealEnvironment, profile="swe", tags=tags)
+                                 environment=RealEnvironment, profile="swe", tags=tags, **resolved)
         ids += register_families(register, [fam], domain="swe", verifier="swe_tests", kinds=["session"],
                                  environment=RealEnvironment, profile="swe", max_turns=SESSION_TURNS,
-                                 tags=(*tags, "multi-turn"))
+                                 tags=(*tags, "multi-turn"), **resolved)
         from .tools import RealToolEnvironment
 
         ids += register_families(register, [fam], domain="swe", verifier="swe_tests", kinds=["session"],
                                  id_format="{domain}/{family}-{kind}-tools-v1", environment=RealToolEnvironment,
-                                 profile="swe", max_turns=SESSION_TURNS, tags=(*tags, "multi-turn", "tools"))
+                                 profile="swe", max_turns=SESSION_TURNS, tags=(*tags, "multi-turn", "tools"), **resolved)
     return ids
