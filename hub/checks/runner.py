@@ -25,6 +25,7 @@ def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: 
     without the determinism and fresh-process checks (library.QUICK_SKIPS)."""
     import pytest
 
+    from ..assets import is_url, local
     from ..config.catalog import Catalog
     from ..core.errors import UserError
 
@@ -36,6 +37,10 @@ def run_checks(registry: str | None, select: str | None, seeds: int, fail_fast: 
         target = str(sources[0]) if len(sources) == 1 else None  # installed plugins' union (None) on every node
         return run_on_ray(ray_address, target, select, seeds, fail_fast=fail_fast, verbose=verbose,
                           quick=quick).finish(json_out)
+    if registry and is_url(registry):  # pytest collects files: this node's verified copy
+        print(f"rlhub: registry: {registry}", file=sys.stderr)
+        Catalog.load(registry)  # its mistakes named by URL and line, and relative paths refused, before the copy stands in
+        registry = local(registry)
     paths = registry_files(registry, select)
     print(f"rlhub: registry: {', '.join(paths)}", file=sys.stderr)
     try:

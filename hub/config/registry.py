@@ -43,9 +43,10 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.errors import RegistryError
+from ..core.files import read_text
 from ..core.rubric import Names, RubricComponent
 from ..plugins.specs import ENV_ID
-from .yamlfile import YamlDoc, load_yaml, parse_yaml
+from .yamlfile import YamlDoc, parse_yaml
 
 
 class _Strict(BaseModel):
@@ -177,6 +178,8 @@ class Registry:
         self.parts = parts or [(doc, data)]
         self._entries = [(d, j) for d, f in self.parts for j in range(len(f.environments))]
         self.files = [d.path for d, _ in self.parts]
+        self.url: str | None = None  # set when the file came from object storage (`load(URL#sha256=...)`)
+        self.pin: str | None = None  # ... and the pin it was loaded by, for other nodes to fetch
 
     @property
     def is_union(self) -> bool:
@@ -206,6 +209,11 @@ class Registry:
     def resolve_path(self, p: str, entry: int | None = None) -> Path:
         """Paths in a registry are relative to the file that names them, not to the working directory."""
         path = Path(os.path.expanduser(p))
+        if self.url is not None and not path.is_absolute():
+            # The file sits in this node's asset cache: nothing beside it is the operator's.
+            where = self.at(entry) if entry is not None else self.called
+            raise RegistryError(f"{where}: {p!r} is relative, but the registry came from {self.url}: "
+                                f"name files by pinned URL (`rlhub assets push` prints the pins) or absolute path")
         base = self._entries[entry][0].path if entry is not None and entry < len(self._entries) else self.path
         return path if path.is_absolute() else (base.parent / path)
 
@@ -257,13 +265,28 @@ def default_sources() -> list[Path]:
     return [CORE_FRAGMENT, *(p.fragment for p in installed().plugins if p.fragment is not None and not p.error)]
 
 
-def _read(path: str | os.PathLike) -> tuple[YamlDoc, RegistryFile]:
-    doc = load_yaml(path, "registry file", RegistryError)
+def _read(path: str | os.PathLike, label: str | None = None) -> tuple[YamlDoc, RegistryFile]:
+    doc = parse_yaml(read_text(path, "registry file", RegistryError), path, "registry file", RegistryError, label)
     return doc, doc.validate(RegistryFile)
 
 
 def load(path: str | os.PathLike | None = None) -> Registry:
-    """The registry at `path`; by default ./registry.yaml, else the installed plugins' union."""
+    """The registry at `path`; by default ./registry.yaml, else the installed plugins' union.
+    `path` may be a pinned URL (s3://bucket/registry.yaml#sha256=HEX): fetched once per node into
+    the asset cache and verified, so a Ray worker that starts with an empty disk can load it."""
+    from ..assets import is_url
+
+    if path is not None and is_url(str(path)):
+        from ..assets import AssetError, AssetRef, local
+
+        try:
+            ref = AssetRef.parse(str(path))
+            doc, data = _read(local(str(path)), label=ref.url)
+        except AssetError as exc:
+            raise RegistryError(f"registry {path}: {exc}") from None
+        reg = Registry(data, doc, name=ref.url)
+        reg.url, reg.pin = ref.url, str(path)
+        return reg
     if path is not None:
         doc, data = _read(path)
         return Registry(data, doc)

@@ -33,10 +33,11 @@ class YamlDoc:
     node: yaml.Node | None
     what: str
     error: type[UserError] = UserError
+    label: str | None = None  # how messages name the file when `path` is only its local copy (a URL)
 
     def where(self, *loc: Any) -> str:
         """'file:line' of the YAML node at `loc` (e.g. ('environments', 3, 'weight'))."""
-        return f"{self.path}:{line_of(self.node, loc)}"
+        return f"{self.label or self.path}:{line_of(self.node, loc)}"
 
     def validate(self, model: type[Model], data: Any = None, at: tuple = ()) -> Model:
         """`data` (default: the whole file) as `model`; every problem on its own line."""
@@ -47,7 +48,8 @@ class YamlDoc:
             raise self.error("\n".join(f"{self.where(*loc)}: {text}" for loc, text in found)) from None
 
 
-def parse_yaml(text: str, path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> YamlDoc:
+def parse_yaml(text: str, path: str | os.PathLike, what: str, error: type[UserError] = UserError,
+               label: str | None = None) -> YamlDoc:
     path = Path(path)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -55,12 +57,12 @@ def parse_yaml(text: str, path: str | os.PathLike, what: str, error: type[UserEr
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
-        raise error(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        raise error(f"{label or path}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise error(f"{path}:1: expected a mapping (the {what}), got {type(data).__name__}")
-    return YamlDoc(path, data, node, what, error)
+        raise error(f"{label or path}:1: expected a mapping (the {what}), got {type(data).__name__}")
+    return YamlDoc(path, data, node, what, error, label)
 
 
 def load_yaml(path: str | os.PathLike, what: str, error: type[UserError] = UserError) -> YamlDoc:

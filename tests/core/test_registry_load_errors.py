@@ -130,3 +130,36 @@ def test_an_installed_environment_the_registry_leaves_out_is_named_with_the_fix(
     assert "leaves it out: add `- id: 'count/typed-v1'` to its environments, or pass --registry" in str(info.value)
     with pytest.raises(UnknownEnvironment, match=r"'arith/\*' matches 6 installed environment\(s\) from rlhub"):
         cat.select("arith/*")
+
+
+def _pushed(tmp_path, text: str) -> str:
+    """A registry file pushed to a local object store; its pin."""
+    from hub.assets.push import push
+
+    src = tmp_path / "src" / "registry.yaml"
+    src.parent.mkdir(parents=True)
+    src.write_text(textwrap.dedent(text))
+    [out] = push([str(src)], str(tmp_path / "store"))
+    return out["pin"]
+
+
+def test_a_registry_by_pinned_url_loads_from_the_asset_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RLHUB_ASSET_CACHE", str(tmp_path / "cache"))
+    pin = _pushed(tmp_path, "environments:\n  - id: count/down-v1\n    env_config: {start: 100, step: 3}\n")
+    cat = Catalog.load(pin, plugins=PLUGINS)
+    assert "steps of 3" in cat.task('{"env": "count/down-v1", "seed": 1}').prompt
+    assert cat.registry.url == pin.split("#")[0]
+
+
+def test_a_url_registry_names_its_url_and_line_and_refuses_relative_paths(tmp_path, monkeypatch):
+    monkeypatch.setenv("RLHUB_ASSET_CACHE", str(tmp_path / "cache"))
+    pin = _pushed(tmp_path, "environments:\n  - id: count/down-v1\n    env_confg: {start: 3}\n")
+    with pytest.raises(RegistryError) as info:
+        Catalog.load(pin, plugins=PLUGINS)
+    assert pin.split("#")[0] in str(info.value) and ":3" in str(info.value) and "env_config" in str(info.value)
+    rel = _pushed(tmp_path / "b", "environments:\n  - dataset: {id: mydata/x-v1, path: qa.jsonl, columns: {prompt: q}}\n    verifier: exact_match\n")
+    with pytest.raises(RegistryError, match="'qa.jsonl' is relative, but the registry came from .*name files by pinned URL"):
+        Catalog.load(rel, plugins=PLUGINS)
+    wrong = pin.split("#")[0] + "#sha256=" + "0" * 64
+    with pytest.raises(RegistryError, match=f"registry {wrong}: .*"):
+        Catalog.load(wrong, plugins=PLUGINS)
