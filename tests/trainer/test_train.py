@@ -87,3 +87,33 @@ def test_missing_model_names_file_and_field(tmp_path, capsys):
     path.write_text("name: x\n")
     rc, err = dry_run(path, capsys)
     assert rc == 2 and f"{path}:1: model: required field is missing" in err
+
+
+def test_a_registry_by_pinned_url_is_what_the_runs_reward_file_fetches_on_each_node(tmp_path, capsys, monkeypatch):
+    import subprocess
+    import sys
+
+    from hub.assets.push import push
+
+    src = tmp_path / "mine" / "registry.yaml"
+    src.parent.mkdir()
+    src.write_text("environments:\n  - id: arith/add-v1\n")
+    [out] = push([str(src)], str(tmp_path / "store"))
+    monkeypatch.setenv("RLHUB_ASSET_CACHE", str(tmp_path / "here"))
+    rc, summary = dry_run(write_run(tmp_path, registry=out["pin"]), capsys)
+    assert rc == 0, summary
+    argv = summary["argv"]
+    reward_file = argv[argv.index("--reward.remote_url") + 1]
+    row = json.loads(open(argv[argv.index("--data.prompt_dataset") + 1]).readline())
+    answer = Catalog.load(out["pin"]).task(row["label"]).reference
+    # Another node: an empty asset cache, the file OpenRLHF loads, nothing else.
+    code = ("import importlib.util, sys, json; spec = importlib.util.spec_from_file_location('r', sys.argv[1]); "
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); "
+            "print(json.dumps(m.reward_func([sys.argv[3], 'no'], ['', ''], [sys.argv[2]] * 2)['rewards']))")
+    env = {**__import__("os").environ, "RLHUB_ASSET_CACHE": str(tmp_path / "node2")}
+    env.pop("RLHUB_REGISTRY", None)
+    done = subprocess.run([sys.executable, "-c", code, reward_file, row["label"], answer], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [1.0, 0.0]
+    assert any((tmp_path / "node2").rglob("*")) and out["pin"] in open(reward_file).read()

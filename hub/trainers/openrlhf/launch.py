@@ -112,15 +112,21 @@ def file_text(kind: Literal["reward", "agent"], env: dict[str, str]) -> str:
     return f'"""Written by `rlhub train`: OpenRLHF {kind} file for this run."""\n\nimport os\n\n{pins}\n{body}'
 
 
-def registry_path(run: RunConfig, base: Path, given: str | None) -> tuple[Path | None, str | None]:
+def registry_path(run: RunConfig, base: Path, given: str | None) -> tuple[Path | str | None, str | None]:
     """The registry a run uses: --registry, else the run file's `registry:` (beside the run file),
     else None: the default every verb uses (./registry.yaml, else the installed plugins'
-    registries). Also a note when --registry overrides the run file's."""
+    registries). A pinned URL stays a URL (each node fetches it). Also a note when --registry
+    overrides the run file's."""
+    from ...assets import is_url
+
+    def where(p: str) -> Path | str:
+        return p if is_url(p) else (base / p).resolve()
+
     if given:
         note = (f"--registry {given} overrides the run file's registry: {run.registry}"
-                if run.registry and (base / run.registry).resolve() != Path(given).resolve() else None)
-        return Path(given), note
-    return ((base / run.registry).resolve() if run.registry else None), None
+                if run.registry and str(where(run.registry)) != str(given if is_url(given) else Path(given).resolve()) else None)
+        return (given if is_url(given) else Path(given)), note
+    return (where(run.registry) if run.registry else None), None
 
 
 def load_tokenizer(run: RunConfig) -> tuple[Any, str | None]:
@@ -237,7 +243,8 @@ def prepare(run: RunConfig, base: Path, dry_run: bool, catalog=None) -> dict[str
     if catalog is None:
         catalog = Catalog.load(registry_path(run, base, None)[0])
     union = catalog.registry.is_union
-    registry = None if union else Path(catalog.registry.path).resolve()
+    pin = catalog.registry.pin  # a registry from object storage: every node fetches it by its pin
+    registry = None if union or pin else Path(catalog.registry.path).resolve()
     selected = selected_envs(catalog, run.mixture.select, tuple(run.mixture.exclude))
     multi_turn = [e.id for e in selected if e.max_turns > 1]
     mode = run.rewards if run.rewards != "auto" else ("agent" if multi_turn else "file")
@@ -250,7 +257,8 @@ def prepare(run: RunConfig, base: Path, dry_run: bool, catalog=None) -> dict[str
     ref = (lambda p: p.name) if remote else str
     # The installed plugins' registries are no one file: each node resolves its own (preflight
     # lists the versions it must have); a registry file is pinned, and travels with a cluster job.
-    env = {} if union else {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)}
+    env = ({openrlhf_reward.REGISTRY_ENV: pin} if pin else {} if union
+           else {openrlhf_reward.REGISTRY_ENV: "registry.yaml" if remote else str(registry)})
     warnings = []
     train, held = promptsets.split_labels(catalog, run.mixture.train_prompts, run.mixture.eval_prompts,
                                           run.mixture.seed, run.mixture.select, tuple(run.mixture.exclude))
@@ -326,9 +334,9 @@ def prepare(run: RunConfig, base: Path, dry_run: bool, catalog=None) -> dict[str
         args["--reward.remote_url"] = run.reward_url
     args.update({(k if k.startswith("--") else f"--{k}"): v for k, v in run.openrlhf.items()})
     argv = flags(args)
-    if remote and registry is not None:
-        registry_copy = out / "registry.yaml"
-        registry_copy.write_text(registry.read_text())
+    if remote:
+        if registry is not None:
+            (out / "registry.yaml").write_text(registry.read_text())
         runtime = {"working_dir": str(out), "env_vars": env}
         command = ["ray", "job", "submit", "--address", run.cluster.address, "--runtime-env-json",
                    json.dumps(runtime), "--", "python3", "-m", "openrlhf.cli.train_ppo_ray", *argv]
