@@ -15,8 +15,10 @@ and the exit code are those of the serial run (`rlhub check -n 0`): failures are
 the registry's order whatever order the actors finish in. An actor lost with its node has its
 environment checked again on another actor.
 
-Every node needs rlhub, the plugins and the registry file at the same path (as for
-`rlhub serve --backend ray`).
+Every node needs rlhub and the plugins. The registry is either a file at the same path on every
+node, or a pinned URL (`--registry s3://bucket/registry.yaml#sha256=HEX`), which each actor
+fetches into its own node's asset cache with whatever the registry names by URL: a worker that
+starts with an empty disk needs nothing else.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class CheckWorker:
 
         tracing.setup("rlhub-check-worker")
         self.catalog = Catalog.load(registry)
-        self.name = Path(registry).name if registry else "registry.yaml"
+        self.name = file_name(registry)
         self.seeds, self.quick = seeds, quick
         self.answers = EnvAnswers(registry, seeds)
 
@@ -80,6 +82,13 @@ class CheckWorker:
         tracing.flush()  # the actor is killed next: export what it has batched
 
 
+def file_name(registry: str | None) -> str:
+    """How check ids name the registry: its file name (a URL's without the pin)."""
+    if not registry:
+        return "registry.yaml"
+    return Path(registry.split("#", 1)[0]).name
+
+
 def run_on_ray(address: str, registry: str | None, select: str | None, seeds: int, fail_fast: bool = False,
                verbose: bool = False, quick: bool = False) -> Summary:
     import ray
@@ -89,7 +98,10 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
     from ..config.catalog import Catalog
     from ..serve.ray_backend import alive_nodes, connect, pinned
 
-    registry = os.path.abspath(registry) if registry else None  # None: the default registry, on every node
+    from ..assets import is_url
+
+    if registry and not is_url(registry):
+        registry = os.path.abspath(registry)  # None: the default registry, on every node
     cat = Catalog.load(registry)
     envs = [renv.id for renv in cat.select(select)]
     board = Board(show=not verbose)
@@ -125,7 +137,7 @@ def run_on_ray(address: str, registry: str | None, select: str | None, seeds: in
             except RayError as exc:  # the actor (or its node) is gone: once more elsewhere, then a failure
                 actors.remove(actor)
                 if env in retried or not actors:
-                    results[env] = [{"check": f"{Path(registry).name if registry else 'registry.yaml'}::{env}::(all checks)", "outcome": "failed",
+                    results[env] = [{"check": f"{file_name(registry)}::{env}::(all checks)", "outcome": "failed",
                                      "message": f"the Ray actor checking it was lost: {type(exc).__name__}: {exc}",
                                      "seconds": 0.0}]
                 else:

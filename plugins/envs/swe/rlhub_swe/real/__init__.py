@@ -3,7 +3,12 @@ from released sdists, kept as small text (the bug as a diff against the release,
 modules' paths, FAIL_TO_PASS, PASS_TO_PASS, the statements) and pinned to each release's sdist by
 sha256 (projects.json). The sdists themselves are fetched once per machine (`rlhub swe fetch`,
 which scripts/setup.sh runs) into $RLHUB_SWE_SDISTS or ~/.cache/rlhub/sdists/<sha256[:16]>/,
-and every read checks the hash: a tampered or truncated file is refused, naming both hashes."""
+and every read checks the hash: a tampered or truncated file is refused, naming both hashes.
+
+Nodes that cannot reach the package index (a Ray worker that starts with an empty disk) take
+them from the operator's object storage instead: with RLHUB_SWE_SDISTS_URL=s3://bucket/sdists
+(after `rlhub assets push ~/.cache/rlhub/sdists/*/*.tar.gz s3://bucket/sdists`), a sdist missing
+here is fetched from MIRROR/sha256/HEX/NAME into the asset cache, verified against its pin."""
 
 from __future__ import annotations
 
@@ -52,16 +57,40 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
+MIRROR = "RLHUB_SWE_SDISTS_URL"
+
+
+def mirror_pin(pin: Pin) -> str | None:
+    """The sdist's pinned URL in the operator's mirror ($RLHUB_SWE_SDISTS_URL), if one is set."""
+    base = os.environ.get(MIRROR, "").strip().rstrip("/")
+    return f"{base}/sha256/{pin.sha256}/{pin.sdist}#sha256={pin.sha256}" if base else None
+
+
+def sdist_file(pin: Pin) -> str:
+    """The verified sdist: the local copy `rlhub swe fetch` made, else the mirror's (through the
+    asset cache), else a TreeError saying how to get it."""
+    path = sdist_path(pin)
+    if os.path.isfile(path):
+        got = _sha256(path)
+        if got != pin.sha256:
+            raise trees.TreeError(f"{path} is not {pin.name}=={pin.version}'s sdist: sha256 {got}, pinned {pin.sha256} "
+                                  "(delete it and run `rlhub swe fetch`)")
+        return path
+    pinned = mirror_pin(pin)
+    if pinned is None:
+        raise trees.TreeError(f"{pin.name}=={pin.version}'s sdist is not on this machine ({path}): run `rlhub swe fetch`, "
+                              f"or set {MIRROR} to a mirror in object storage")
+    from hub.assets import AssetError, AssetRef, default_cache
+
+    try:
+        return str(default_cache().file(AssetRef.parse(pinned)))  # the tarball itself, not extracted
+    except AssetError as exc:
+        raise trees.TreeError(f"{pin.name}=={pin.version}'s sdist from {MIRROR}: {exc}") from None
+
+
 @functools.lru_cache(maxsize=16)
 def _release(slug: str) -> tuple[tuple[str, str], ...]:
-    pin = pins()[slug]
-    path = sdist_path(pin)
-    if not os.path.isfile(path):
-        raise trees.TreeError(f"{pin.name}=={pin.version}'s sdist is not on this machine ({path}): run `rlhub swe fetch`")
-    got = _sha256(path)
-    if got != pin.sha256:
-        raise trees.TreeError(f"{path} is not {pin.name}=={pin.version}'s sdist: sha256 {got}, pinned {pin.sha256} "
-                              "(delete it and run `rlhub swe fetch`)")
+    path = sdist_file(pins()[slug])
     from ..taskbuild.source import read_tarball
 
     return tuple(sorted(read_tarball(path).items()))
@@ -149,6 +178,12 @@ def fetch_all():
         path = sdist_path(pin)
         if os.path.isfile(path) and _sha256(path) == pin.sha256:
             yield pin, path, None
+            continue
+        if mirror_pin(pin) is not None and not os.path.isfile(path):  # the mirror, into the asset cache
+            try:
+                yield pin, sdist_file(pin), None
+            except trees.TreeError as exc:
+                yield pin, path, str(exc)
             continue
         with tempfile.TemporaryDirectory(prefix="rlhub-sdist-") as tmp:
             try:
