@@ -14,7 +14,10 @@ whole batch of tasks at once, so they render in parallel while the caller does o
 Every PNG is cached on disk under its script's hash, in RLHUB_CAD_CACHE (default
 ~/.cache/rlhub/cad-render); RLHUB_CAD_CACHE=off, or RLHUB_CACHE=off (every rlhub cache off, as
 the fresh-process check sets it), turns the disk cache off, and drawings are then made anew in
-each process. Only trusted reference scripts (written by this package) are rendered here;
+each process. A node that starts with an empty disk can take the drawings another node made from
+object storage: `rlhub assets push ~/.cache/rlhub/cad-render s3://bucket/cad` (one tar) prints a
+pin; with RLHUB_CAD_DRAWINGS set to it, a drawing missing here is looked up in that archive
+(fetched once per node into the asset cache, verified) before anything is rendered. Only trusted reference scripts (written by this package) are rendered here;
 a model's script is drawn only inside the sandbox: `draw_candidate` hands it to `draw`, which runs in
 a sandboxed child (`Sandbox.call`); what comes back is checked to be a PNG and nothing more is trusted.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import base64
+import functools
 import hashlib
 import json
 import os
@@ -53,6 +57,35 @@ def cache_dir() -> Path | None:
                                            "rlhub", "cad-render"))
 
 
+SHARED = "RLHUB_CAD_DRAWINGS"
+
+
+@functools.lru_cache(maxsize=4)
+def _shared(pin: str) -> Path | None:
+    """The extracted drawings archive `pin` names; None (said once) if it cannot be had: the
+    drawings are then made here, as without it."""
+    from hub.assets import AssetError, AssetRef, default_cache
+
+    try:
+        ref = AssetRef.parse(pin)
+        if not ref.is_archive:
+            raise AssetError(f"{SHARED} must name a tar archive of drawings (`rlhub assets push FOLDER URL`), got {ref.name!r}")
+        return default_cache().path(ref)
+    except AssetError as exc:
+        print(f"rlhub-cad: warning: {SHARED}: {exc}; drawing here instead", file=sys.stderr)
+        return None
+
+
+def _from_shared(key: str) -> bytes | None:
+    pin = os.environ.get(SHARED, "").strip()
+    folder = _shared(pin) if pin and cache_dir() is not None else None
+    path = folder / f"{key}.png" if folder else None
+    if path is None or not path.is_file():
+        return None
+    data = path.read_bytes()
+    return data if data.startswith(b"\x89PNG\r\n\x1a\n") else None
+
+
 def _key(script: str) -> str:
     return hashlib.sha256(f"{RENDER_VERSION}\x00{SIZE}\x00{script}".encode()).hexdigest()
 
@@ -65,7 +98,9 @@ def cached(script: str) -> bytes | None:
             return state.recent[key]
     folder = cache_dir()
     path = folder / f"{key}.png" if folder else None
-    return path.read_bytes() if path and path.exists() else None
+    if path and path.exists():
+        return path.read_bytes()
+    return _from_shared(key)
 
 
 def submit(scripts: list[str]) -> int:

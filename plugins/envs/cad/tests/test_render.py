@@ -96,3 +96,59 @@ def test_closing_with_drawings_nobody_needs_ends_the_renderer_at_once(fresh_rend
     with pytest.raises(ProcessLookupError):
         os.killpg(renderer.proc.pid, 0)  # no process of the group is left
     assert any(isinstance(f.exception(timeout=30), render.RenderError) for f in queued)
+
+
+def _drawings_archive(tmp_path, scripts: dict[str, bytes]) -> str:
+    """A tar of drawings named by their scripts' keys, pushed to a local object store; its pin."""
+    from hub.assets.push import push
+
+    folder = tmp_path / "drawings"
+    folder.mkdir()
+    for script, png in scripts.items():
+        (folder / f"{render._key(script)}.png").write_bytes(png)
+    [pin] = push([str(folder)], str(tmp_path / "store"))
+    return pin["pin"]
+
+
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_an_empty_disk_node_takes_drawings_from_the_shared_archive_and_renders_nothing(fresh_renderer, monkeypatch, tmp_path):
+    script = image_env("flange").drawn_script(2)
+    png = _png()
+    pin = _drawings_archive(tmp_path, {script: png})
+    monkeypatch.setenv("RLHUB_ASSET_CACHE", str(tmp_path / "assets"))
+    monkeypatch.setenv(render.SHARED, pin)
+    render._shared.cache_clear()
+    assert render.render_png(script) == png
+    assert render._here()._renderer is None  # nothing was drawn here
+    assert any((tmp_path / "assets").rglob(f"{render._key(script)}.png"))  # fetched once into the asset cache
+    # a script the archive lacks is drawn here, as without it
+    assert render.cached(image_env("flange").drawn_script(3)) is None
+    # the fresh-process check's setting turns the shared drawings off with every other cache
+    monkeypatch.setenv("RLHUB_CACHE", "off")
+    render._here().recent.clear()
+    assert render.cached(script) is None
+
+
+def test_a_shared_archive_that_cannot_be_had_is_said_once_and_drawings_are_made_here(fresh_renderer, monkeypatch, tmp_path, capsys):
+    script = image_env("flange").drawn_script(2)
+    monkeypatch.setenv("RLHUB_ASSET_CACHE", str(tmp_path / "assets"))
+    monkeypatch.setenv(render.SHARED, (tmp_path / "nowhere" / "d.tar").as_uri() + "#sha256=" + "0" * 64)
+    render._shared.cache_clear()
+    assert render.cached(script) is None
+    assert render.cached(script) is None
+    err = capsys.readouterr().err
+    assert err.count(f"warning: {render.SHARED}") == 1 and "drawing here instead" in err
+    assert render.render_png(script).startswith(b"\x89PNG")  # drawn by the warm renderer
+    # a pin that is not an archive is refused by name
+    monkeypatch.setenv(render.SHARED, (tmp_path / "one.png").as_uri() + "#sha256=" + "0" * 64)
+    assert render.cached(image_env("flange").drawn_script(5)) is None
+    assert "must name a tar archive" in capsys.readouterr().err
