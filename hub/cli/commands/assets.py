@@ -17,7 +17,13 @@ files in object storage (s3://, gs://, hf://, https://, file://) pinned by sha25
 Each is fetched once per machine into $RLHUB_ASSET_CACHE (default ~/.cache/rlhub/assets,
 bounded by $RLHUB_ASSET_CACHE_MAX, default 50G), verified against its pin before any use, and
 refused with both hashes when it does not match. Endpoints and credentials are fsspec's and
-the SDKs' own (AWS_ENDPOINT_URL, AWS_PROFILE, ~/.config/fsspec/)."""
+the SDKs' own (AWS_ENDPOINT_URL, AWS_PROFILE, ~/.config/fsspec/).
+
+The registry file may itself be a pin (--registry s3://bucket/sha256/HEX/registry.yaml#sha256=HEX):
+each node fetches it, so Ray workers that start with an empty disk need nothing else. Such a
+registry names its files by pin or absolute path. $RLHUB_SWE_SDISTS_URL (a prefix pushed from
+rlhub-swe-fetch's folder) and $RLHUB_CAD_DRAWINGS (the pin of a pushed ~/.cache/rlhub/cad-render)
+let nodes fetch the real projects' sources and reference drawings instead of making them."""
 
 
 def _size(n: int) -> str:
