@@ -188,11 +188,15 @@ class SweTests(Verifier):
             return grade_tests(self, task, h, base, final, ctx, details)
         if h.runner == "in_process":
             from .inprocess import run_tests
-            from .shapes import refusal
+            from .shapes import refusal, special_cased
 
-            why = refusal(base, final, self._gold_tree(task, base)) if self.config.runner_access == "refuse" else None
+            gold = self._gold_tree(task, base)
+            why = refusal(base, final, gold) if self.config.runner_access == "refuse" else None
             if why:
                 return Verdict(0.0, False, details={**details, "refused": "runner_access", "reason": why})
+            why = special_cased(base, final, gold, _test_files(h, base), h.fail_to_pass)
+            if why:
+                return Verdict(0.0, False, details={**details, "refused": "special_case", "reason": why})
 
             outcome, more, tamper = run_tests(h, final, ctx)
         else:
@@ -394,3 +398,14 @@ def _error_line(messages: list[str]) -> str | None:
 
 def _refused(kind: str, reason: str) -> Verdict:
     return Verdict(0.0, False, details={"refused": kind, "reason": reason})
+
+
+def _test_files(h: SweHidden, base: dict[str, str]) -> dict[str, str]:
+    """The hidden test files the task's test patch writes ({} when it has none that applies)."""
+    if not h.tests.strip():
+        return {}
+    try:
+        tree, _ = patch.apply(base, patch.parse(h.tests, max_bytes=64 << 20))
+    except (patch.PatchRefused, patch.DoesNotApply):
+        return {}
+    return {p: t for p, t in tree.items() if t != base.get(p)}

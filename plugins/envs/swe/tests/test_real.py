@@ -149,6 +149,20 @@ def test_the_red_teams_fixes_that_are_on_only_where_graded_earn_nothing(name):
     assert "the grading machine's identity" in verdict.details["reason"]
 
 
+def test_a_fix_for_the_failing_tests_own_input_alone_earns_nothing():
+    """The red team's click answer: the task has one FAIL_TO_PASS test (a boolean flag `--on/--off`
+    is completed), and `... or "--on" in param.opts` passed it while every other flag stayed broken
+    (1.0). A literal that only the failing test holds, and neither the repository nor the fix, is
+    refused before any test runs; the gold fix still earns 1.0."""
+    cat = hub.load(None)
+    label = {"env": "swe/real-click-diff-v1", "seed": 0}
+    with open(os.path.join(REDTEAM, "click-0-special-case.diff.md"), encoding="utf-8") as f:
+        verdict = cat.verify(label, f.read())
+    assert verdict.reward == 0.0 and verdict.details.get("refused") == "special_case", verdict.details
+    assert "'--on', an input of a FAIL_TO_PASS test" in verdict.details["reason"]
+    assert cat.verify(label, cat.task(label).reference).reward == 1.0
+
+
 def test_a_partial_fix_earns_nothing_as_swe_bench_resolves():
     """The red team's no-op stub of docutils' missing `StringList.pad_double_width`: 6 of its 7
     FAIL_TO_PASS tests pass, and wide-character tables stay wrong. Under `reward: fraction` it
