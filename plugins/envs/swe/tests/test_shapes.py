@@ -49,9 +49,11 @@ def test_a_coding_cookie_cannot_hide_a_name():
     assert why and "coding: unicode-escape" in why.replace("_", "-")
 
 
-def test_a_gate_on_the_clock_or_the_path_it_runs_from_is_refused():
+def test_a_gate_on_the_clock_the_path_it_runs_from_or_the_machines_files_and_limits_is_refused():
     for text in ("import time\n", "from time import perf_counter\n", "p = os.path.abspath('.')\n",
-                 "q = os.path.realpath(x)\n", "import datetime\nd = datetime.datetime.now()\n"):
+                 "q = os.path.realpath(x)\n", "import datetime\nd = datetime.datetime.now()\n",
+                 "n = os.sysconf('SC_OPEN_MAX')\n", "b = os.statvfs('.').f_blocks\n", "h = os.path.isdir(x)\n",
+                 "p = '/home'\n"):
         why = refusal(BASE, changed("pkg/core.py", BASE["pkg/core.py"] + text), None)
         assert why and why.startswith("pkg/core.py adds"), text
 
